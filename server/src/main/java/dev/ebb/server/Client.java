@@ -1,0 +1,187 @@
+package dev.ebb.server;
+
+import dev.ebb.resp.RespWriter;
+import dev.ebb.server.command.CommandSpec;
+import dev.ebb.storage.Database;
+import io.netty.channel.Channel;
+
+/**
+ * One connection's state. Everything here except the immutable identity fields is owned by the
+ * command loop thread; the connection's IO thread only hands commands over and writes out the
+ * bytes {@link #reply()} has accumulated.
+ */
+public final class Client {
+    /** CLIENT LIST flag letters Ebb can set (Redis's letters). */
+    public static final int FLAG_CLOSE_AFTER_REPLY = 1;
+    public static final int FLAG_NO_EVICT = 1 << 1;
+    /** CLIENT NO-TOUCH: the client's commands leave keys' access times alone. */
+    public static final int FLAG_NO_TOUCH = 1 << 2;
+
+    private final long id;
+    private final Channel channel;
+    private final Server server;
+    private final RespWriter reply;
+    private final String addr;
+    private final String laddr;
+    private final long createdMs;
+
+    private Database db;
+    private byte[] name;
+    private String libName = "";
+    private String libVersion = "";
+    private long lastInteractionMs;
+    private CommandSpec lastCommand;
+    private int flags;
+    private boolean authenticated;
+    private boolean closed;
+
+    Client(long id, Channel channel, Server server, String addr, String laddr, long createdMs) {
+        this.id = id;
+        this.channel = channel;
+        this.server = server;
+        this.reply = new RespWriter(channel.alloc());
+        this.addr = addr;
+        this.laddr = laddr;
+        this.createdMs = createdMs;
+        this.lastInteractionMs = createdMs;
+        this.db = server.db(0);
+        this.authenticated = !server.requiresAuth();
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public Server server() {
+        return server;
+    }
+
+    /** Where this client's replies are written; the loop flushes it once per batch. */
+    public RespWriter reply() {
+        return reply;
+    }
+
+    public Database db() {
+        return db;
+    }
+
+    public void select(Database db) {
+        this.db = db;
+    }
+
+    public int protocol() {
+        return reply.protocol();
+    }
+
+    public void protocol(int version) {
+        reply.protocol(version);
+    }
+
+    /** The connection name (CLIENT SETNAME), or null. */
+    public byte[] name() {
+        return name;
+    }
+
+    public void name(byte[] name) {
+        this.name = name;
+    }
+
+    public String libName() {
+        return libName;
+    }
+
+    public void libName(String libName) {
+        this.libName = libName;
+    }
+
+    public String libVersion() {
+        return libVersion;
+    }
+
+    public void libVersion(String libVersion) {
+        this.libVersion = libVersion;
+    }
+
+    /** Remote address as {@code ip:port}. */
+    public String addr() {
+        return addr;
+    }
+
+    /** Local address as {@code ip:port}. */
+    public String laddr() {
+        return laddr;
+    }
+
+    public long createdMs() {
+        return createdMs;
+    }
+
+    public long lastInteractionMs() {
+        return lastInteractionMs;
+    }
+
+    void touch(long nowMs, CommandSpec command) {
+        this.lastInteractionMs = nowMs;
+        this.lastCommand = command;
+    }
+
+    /** The last command run, or null before the first. */
+    public CommandSpec lastCommand() {
+        return lastCommand;
+    }
+
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    public void authenticated(boolean authenticated) {
+        this.authenticated = authenticated;
+    }
+
+    public boolean hasFlag(int flag) {
+        return (flags & flag) != 0;
+    }
+
+    public void setFlag(int flag, boolean on) {
+        flags = on ? flags | flag : flags & ~flag;
+    }
+
+    /** Closes the connection once the replies produced so far are written (QUIT, protocol errors). */
+    public void closeAfterReply() {
+        flags |= FLAG_CLOSE_AFTER_REPLY;
+    }
+
+    public boolean closing() {
+        return closed || hasFlag(FLAG_CLOSE_AFTER_REPLY);
+    }
+
+    /** Closes the connection now, dropping pending replies (CLIENT KILL). */
+    public void kill() {
+        closed = true;
+        channel.close();
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    void markClosed() {
+        closed = true;
+        reply.release();
+    }
+
+    Channel channel() {
+        return channel;
+    }
+
+    /** The socket's file descriptor with the native (epoll) transport; -1 where Netty has none (NIO). */
+    public int fd() {
+        return channel instanceof io.netty.channel.unix.UnixChannel
+                ? ((io.netty.channel.unix.UnixChannel) channel).fd().intValue() : -1;
+    }
+
+    /** Bytes waiting to be written: this client's reply buffer plus what the socket has not taken. */
+    public long outputBytes() {
+        return reply.pendingBytes() + channel.unsafe().outboundBuffer().totalPendingWriteBytes();
+    }
+}

@@ -1,0 +1,97 @@
+package dev.ebb.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The per-connection Netty handler after the RESP decoder. On the loop thread it runs each
+ * command as it is decoded and flushes when the read is done; on an IO thread of its own it
+ * collects the read's commands and hands them to the loop as one batch.
+ *
+ * <p>Backpressure: when the socket stops accepting bytes (the client does not read), reading from
+ * it stops too, so a pipelining client that never reads cannot make the server buffer without
+ * bound. Output-buffer limits for subscribers come on top of this.
+ */
+final class ClientHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(ClientHandler.class);
+
+    private final CommandLoop loop;
+    private Client client;
+    private List<Object> batch;
+
+    ClientHandler(CommandLoop loop) {
+        this.loop = loop;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        client = loop.newClient(ctx.channel());
+        if (!loop.inLoop()) {
+            batch = new ArrayList<>();
+        }
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (batch == null) {
+            loop.handle(client, msg);
+        } else {
+            batch.add(msg);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (batch == null) {
+            loop.flush(client);
+        } else if (!batch.isEmpty()) {
+            List<Object> work = batch;
+            batch = new ArrayList<>(Math.max(4, work.size()));
+            Client c = client;
+            loop.executor().execute(() -> loop.handleBatch(c, work));
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (client != null) {
+            loop.disconnected(client);
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("Connection error, closing: {}", ctx.channel(), cause);
+        ctx.close();
+    }
+
+    /** Counts bytes read for INFO's total_net_input_bytes; sits before the decoder. */
+    static final class InputCounter extends ChannelInboundHandlerAdapter {
+        private final ServerStats stats;
+
+        InputCounter(ServerStats stats) {
+            this.stats = stats;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof ByteBuf) {
+                stats.netInputBytes.addAndGet(((ByteBuf) msg).readableBytes());
+            }
+            ctx.fireChannelRead(msg);
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.ebb.server;
+
+import dev.ebb.resp.RespProtocolError;
+import dev.ebb.resp.RespWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single thread that owns the keyspace. Connections hand it what they decoded; it runs the
+ * commands in arrival order, collects each client's replies in its {@link RespWriter} and flushes
+ * them once per batch.
+ *
+ * <p>With {@code io-threads 1} the loop is the one Netty event loop that also does the IO, so a
+ * batch runs inline as it is decoded, exactly like Redis. With more IO threads the loop is a
+ * separate executor; each IO thread hands it one task per socket read (a batch), and the loop
+ * writes the replies back with {@code writeAndFlush}, which Netty passes to the IO thread.
+ */
+final class CommandLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(CommandLoop.class);
+    private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n"
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private final Server server;
+    private final EventExecutor executor;
+    private final AtomicLong nextClientId = new AtomicLong(1);
+    private final Cron cron;
+
+    CommandLoop(Server server, EventExecutor executor) {
+        this.server = server;
+        this.executor = executor;
+        this.cron = new Cron(this);
+    }
+
+    Cron cron() {
+        return cron;
+    }
+
+    Server server() {
+        return server;
+    }
+
+    EventExecutor executor() {
+        return executor;
+    }
+
+    boolean inLoop() {
+        return executor.inEventLoop();
+    }
+
+    /** Runs {@code task} on the loop thread: now if already there, else queued in order. */
+    void run(Runnable task) {
+        if (executor.inEventLoop()) {
+            task.run();
+        } else {
+            executor.execute(task);
+        }
+    }
+
+    /** Called on the IO thread when a connection opens; registration happens on the loop. */
+    Client newClient(Channel channel) {
+        server.stats().totalConnectionsReceived.incrementAndGet();
+        Client c = new Client(nextClientId.getAndIncrement(), channel, server, address(channel.remoteAddress()),
+                address(channel.localAddress()), server.nowMs());
+        run(() -> register(c));
+        return c;
+    }
+
+    private void register(Client c) {
+        if (server.clients().size() >= server.config().maxclients()) {
+            server.stats().rejectedConnections.incrementAndGet();
+            c.markClosed();
+            c.channel().writeAndFlush(io.netty.buffer.Unpooled.wrappedBuffer(MAX_CLIENTS))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        server.register(c);
+    }
+
+    /** Handles one decoded message: a command (byte[][]) or a protocol error. Loop thread only. */
+    void handle(Client c, Object msg) {
+        if (c.closing()) {
+            return;
+        }
+        if (msg instanceof byte[][]) {
+            server.call(c, (byte[][]) msg);
+        } else if (msg instanceof RespProtocolError) {
+            RespProtocolError error = (RespProtocolError) msg;
+            if (error.reply()) {
+                c.reply().error(error.message());
+            } else {
+                LOG.warn("Closing client that reached max query buffer length: id={} addr={}", c.id(), c.addr());
+            }
+            c.closeAfterReply();
+        }
+    }
+
+    /** Runs a batch handed over by an IO thread, then flushes. Loop thread only. */
+    void handleBatch(Client c, List<Object> batch) {
+        for (Object msg : batch) {
+            handle(c, msg);
+        }
+        flush(c);
+    }
+
+    /** Writes out what the client's replies have accumulated; closes it if it asked to be closed. */
+    void flush(Client c) {
+        if (c.closed()) {
+            return;
+        }
+        ByteBuf out = c.reply().take();
+        Channel ch = c.channel();
+        if (out != null) {
+            server.stats().netOutputBytes.addAndGet(out.readableBytes());
+            if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
+                ch.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+            } else {
+                ch.writeAndFlush(out, ch.voidPromise());
+            }
+        } else if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
+            ch.close();
+        }
+        cron.afterBatch();
+    }
+
+    /** Called when the connection has closed, from whatever thread noticed. */
+    void disconnected(Client c) {
+        run(() -> {
+            c.markClosed();
+            server.unregister(c);
+        });
+    }
+
+    private static String address(java.net.SocketAddress address) {
+        if (address instanceof java.net.InetSocketAddress) {
+            java.net.InetSocketAddress inet = (java.net.InetSocketAddress) address;
+            String host = inet.getAddress() == null ? inet.getHostString() : inet.getAddress().getHostAddress();
+            return host + ":" + inet.getPort();
+        }
+        return String.valueOf(address);
+    }
+}

@@ -1,0 +1,110 @@
+package dev.ebb.server;
+
+import dev.ebb.storage.NanoClock;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server's periodic housekeeping, {@code hz} times a second on the command loop thread (Redis's
+ * serverCron): instantaneous stats, idle-client timeouts, incremental rehashing, and the active
+ * expire cycle. No step may hold the loop for longer than its budget.
+ */
+final class Cron {
+    private final CommandLoop loop;
+    private final Server server;
+    private static final long REHASH_BUDGET_NANOS = 1_000_000;
+
+    private final Runnable continueExpiry = this::continueExpiry;
+    private ScheduledFuture<?> task;
+    private int scheduledHz;
+
+    Cron(CommandLoop loop) {
+        this.loop = loop;
+        this.server = loop.server();
+    }
+
+    /** Schedules the cron at the configured hz. Loop thread only. */
+    void start() {
+        schedule();
+        server.config().onChange("hz", () -> loop.run(this::schedule));
+    }
+
+    private void schedule() {
+        int hz = server.config().hz();
+        if (task != null) {
+            if (hz == scheduledHz) {
+                return;
+            }
+            task.cancel(false);
+        }
+        scheduledHz = hz;
+        long periodMicros = 1_000_000L / hz;
+        task = loop.executor().scheduleAtFixedRate(this::tick, periodMicros, periodMicros, TimeUnit.MICROSECONDS);
+    }
+
+    void stop() {
+        ScheduledFuture<?> t = task;
+        if (t != null) {
+            t.cancel(false);
+        }
+    }
+
+    private void tick() {
+        long nowMs = server.tick();
+        server.stats().sample(nowMs);
+        closeIdleClients(nowMs);
+        rehash();
+        server.expireCycle().beginSlow();
+        continueExpiry();
+    }
+
+    /**
+     * Runs one slice (about 1 ms) of the slow expire cycle, then, if the cycle has budget and work
+     * left, queues itself behind the I/O and commands that arrived meanwhile. So a command waits
+     * at most one slice behind expiry work, where Redis makes it wait for the whole cycle.
+     */
+    private void continueExpiry() {
+        if (server.expireCycle().runSlice(server.tick())) {
+            loop.executor().execute(continueExpiry);
+        }
+    }
+
+    /**
+     * Offers Redis's fast expire cycle; called after each batch of commands. It runs only when the
+     * last cycle ran out of time or many sampled keys were stale, and at most once per 2 ms.
+     */
+    void afterBatch() {
+        server.expireCycle().runFast(server.nowMs());
+    }
+
+    /** Incremental rehashing: up to 1 ms per tick over the databases, as Redis's databasesCron. */
+    private void rehash() {
+        long deadline = System.nanoTime() + REHASH_BUDGET_NANOS;
+        for (int i = 0; i < server.databases(); i++) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            server.db(i).rehashFor(left, NanoClock.SYSTEM);
+        }
+    }
+
+    /** Closes clients idle for longer than {@code timeout} seconds (0 = never). */
+    private void closeIdleClients(long nowMs) {
+        long timeoutMs = server.config().timeout() * 1000L;
+        if (timeoutMs <= 0) {
+            return;
+        }
+        List<Client> idle = new ArrayList<>();
+        for (Client c : server.clients()) {
+            if (nowMs - c.lastInteractionMs() > timeoutMs) {
+                idle.add(c);
+            }
+        }
+        for (Client c : idle) {
+            c.kill();
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package dev.ebb.server;
+
+import dev.ebb.resp.RespDecoder;
+import dev.ebb.resp.RespLimits;
+import dev.ebb.server.command.CommandTable;
+import dev.ebb.server.command.Commands;
+import dev.ebb.server.config.ServerConfig;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.DefaultEventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Ebb server: the public entry point for {@code main} and for embedding in tests.
+ *
+ * <pre>{@code
+ * try (EbbServer ebb = EbbServer.start(ServerConfig.fromText("port 0"))) {
+ *     int port = ebb.port();
+ *     ...
+ * }
+ * }</pre>
+ *
+ * Thread-safe: {@link #close()} may be called from any thread, more than once.
+ */
+public final class EbbServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EbbServer.class);
+
+    private final ServerConfig config;
+    private final EventLoopGroup ioGroup;
+    private final DefaultEventLoop separateLoop;
+    private final CommandLoop loop;
+    private final List<Channel> listeners = new ArrayList<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final int port;
+    private volatile boolean closing;
+
+    private EbbServer(ServerConfig config, LongSupplier clock) throws InterruptedException {
+        this.config = config;
+        int ioThreads = config.ioThreads();
+        boolean epoll = Epoll.isAvailable();
+        DefaultThreadFactory ioFactory = new DefaultThreadFactory(ioThreads == 1 ? "ebb-loop" : "ebb-io", false);
+        this.ioGroup = epoll ? new EpollEventLoopGroup(ioThreads, ioFactory) : new NioEventLoopGroup(ioThreads, ioFactory);
+        EventExecutor executor;
+        if (ioThreads == 1) {
+            this.separateLoop = null;
+            executor = ioGroup.next();
+        } else {
+            this.separateLoop = new DefaultEventLoop(new DefaultThreadFactory("ebb-loop", false));
+            executor = separateLoop;
+        }
+        CommandTable table = Commands.table();
+        Server server = new Server(config, table, clock, System.nanoTime(), this::closeAsync);
+        this.loop = new CommandLoop(server, executor);
+        RespLimits limits = new RespLimits();
+        limits.protoMaxBulkLen(config.protoMaxBulkLen());
+        limits.clientQueryBufferLimit(config.clientQueryBufferLimit());
+        config.onChange("proto-max-bulk-len", () -> limits.protoMaxBulkLen(config.protoMaxBulkLen()));
+        config.onChange("client-query-buffer-limit",
+                () -> limits.clientQueryBufferLimit(config.clientQueryBufferLimit()));
+
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(ioGroup)
+                .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, config.tcpBacklog())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, config.tcpKeepalive() > 0)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 4 << 20))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast("input-counter", new ClientHandler.InputCounter(server.stats()))
+                                .addLast("resp-decoder", new RespDecoder(limits))
+                                .addLast("client", new ClientHandler(loop));
+                    }
+                });
+        this.port = bind(bootstrap, config.bind(), config.port());
+        loop.run(loop.cron()::start);
+    }
+
+    /** Starts a server with {@code config}; returns once it is listening. */
+    public static EbbServer start(ServerConfig config) {
+        return start(config, System::currentTimeMillis);
+    }
+
+    /**
+     * Starts a server whose notion of "now" (unix ms, for TTLs) comes from {@code clock}; tests use
+     * this to drive expiry without sleeping.
+     */
+    public static EbbServer start(ServerConfig config, LongSupplier clock) {
+        try {
+            return new EbbServer(config, clock);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting", e);
+        }
+    }
+
+    /**
+     * Binds every address of {@code bind}; an address written {@code -addr} is optional (skipped if
+     * unavailable), as in redis.conf. With port 0 the first address picks a free port and the others
+     * use the same one.
+     */
+    private int bind(ServerBootstrap bootstrap, List<String> addresses, int wantedPort) throws InterruptedException {
+        int actual = wantedPort;
+        for (String spec : addresses) {
+            boolean optional = spec.startsWith("-");
+            String host = optional ? spec.substring(1) : spec;
+            try {
+                Channel ch = bootstrap.bind(host.equals("*") ? new InetSocketAddress(actual)
+                        : new InetSocketAddress(host, actual)).sync().channel();
+                listeners.add(ch);
+                actual = ((InetSocketAddress) ch.localAddress()).getPort();
+            } catch (Exception e) {
+                if (!optional) {
+                    closeNow();
+                    throw new IllegalStateException("Could not bind " + host + ":" + actual + ": " + e.getMessage(), e);
+                }
+                LOG.debug("Optional bind address {} unavailable: {}", host, e.toString());
+            }
+        }
+        if (listeners.isEmpty()) {
+            closeNow();
+            throw new IllegalStateException("Could not bind any address of " + addresses);
+        }
+        return actual;
+    }
+
+    /** The TCP port the server listens on (the chosen one when configured with port 0). */
+    public int port() {
+        return port;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** Runs {@code task} on the command loop thread and waits for it (tests, embedding). */
+    public void runOnLoop(java.util.function.Consumer<Server> task) {
+        try {
+            loop.executor().submit(() -> task.accept(loop.server())).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("task on the command loop failed", e);
+        }
+    }
+
+    /** Blocks until the server has stopped (SHUTDOWN or {@link #close()}). */
+    public void awaitTermination() throws InterruptedException {
+        stopped.await();
+    }
+
+    private void closeAsync() {
+        Thread t = new Thread(this::close, "ebb-shutdown");
+        t.setDaemon(false);
+        t.start();
+    }
+
+    /** Stops listening, closes every connection and stops the threads. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+        }
+        closeNow();
+    }
+
+    private void closeNow() {
+        closing = true;
+        for (Channel ch : listeners) {
+            ch.close().awaitUninterruptibly();
+        }
+        loop.cron().stop();
+        ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        if (separateLoop != null) {
+            separateLoop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
+        stopped.countDown();
+    }
+}

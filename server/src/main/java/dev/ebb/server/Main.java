@@ -1,0 +1,127 @@
+package dev.ebb.server;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.joran.spi.JoranException;
+import dev.ebb.server.config.ConfigException;
+import dev.ebb.server.config.LogLevel;
+import dev.ebb.server.config.ServerCli;
+import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.config.ServerVersion;
+import dev.ebb.server.config.StartupRequest;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code ebb-server [config-file] [--directive value ...]}, like redis-server: loads the
+ * configuration, sets up logging from {@code loglevel}/{@code logfile}, starts the server and
+ * runs until SHUTDOWN or a signal.
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        StartupRequest request;
+        try {
+            request = ServerCli.parse(args);
+        } catch (ConfigException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+            return;
+        }
+        if (request instanceof StartupRequest.PrintAndExit) {
+            System.out.println(((StartupRequest.PrintAndExit) request).text());
+            return;
+        }
+        ServerConfig config = ((StartupRequest.StartServer) request).config();
+        configureLogging(config);
+        Logger log = LoggerFactory.getLogger(Main.class);
+        EbbServer server;
+        try {
+            server = EbbServer.start(config);
+        } catch (RuntimeException e) {
+            log.error("Could not start Ebb: {}", e.getMessage());
+            System.exit(1);
+            return;
+        }
+        long pid = ProcessHandle.current().pid();
+        writePidFile(config, pid, log);
+        log.info("Ebb {} started (Redis {} compatible): port {}, pid {}, config {}", ServerVersion.ebbVersion(),
+                Server.REDIS_VERSION, server.port(), pid,
+                config.configFile().map(Path::toString).orElse("none (defaults)"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            log.info("Ebb is now ready to exit, bye bye...");
+            config.pidFilePath().ifPresent(p -> p.toFile().delete());
+        }, "ebb-shutdown-hook"));
+        server.awaitTermination();
+        System.exit(0);
+    }
+
+    private static void writePidFile(ServerConfig config, long pid, Logger log) {
+        config.pidFilePath().ifPresent(path -> {
+            try {
+                Files.writeString(path, pid + "\n");
+            } catch (IOException e) {
+                log.warn("Failed to write PID file {}: {}", path, e.getMessage());
+            }
+        });
+    }
+
+    /** Loads ebb-logback.xml, then applies {@code loglevel} and {@code logfile}. */
+    private static void configureLogging(ServerConfig config) {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        context.reset();
+        JoranConfigurator configurator = new JoranConfigurator();
+        configurator.setContext(context);
+        URL xml = Main.class.getResource("/ebb-logback.xml");
+        try {
+            configurator.doConfigure(xml);
+        } catch (JoranException e) {
+            System.err.println("Could not configure logging: " + e.getMessage());
+        }
+        ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.setLevel(level(config.logLevel()));
+        context.getLogger("io.netty").setLevel(Level.WARN);
+        config.logFilePath().ifPresent(path -> {
+            PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+            encoder.setContext(context);
+            encoder.setPattern("%d{dd MMM yyyy HH:mm:ss.SSS} %-5level [%thread] %logger{0} - %msg%n");
+            encoder.start();
+            FileAppender<ILoggingEvent> file = new FileAppender<>();
+            file.setContext(context);
+            file.setName("FILE");
+            file.setFile(path.toString());
+            file.setAppend(true);
+            file.setEncoder(encoder);
+            file.start();
+            root.detachAppender("CONSOLE");
+            root.addAppender(file);
+        });
+    }
+
+    private static Level level(LogLevel level) {
+        switch (level) {
+            case DEBUG:
+                return Level.DEBUG;
+            case VERBOSE:
+                return Level.DEBUG;
+            case WARNING:
+                return Level.WARN;
+            case NOTHING:
+                return Level.OFF;
+            case NOTICE:
+            default:
+                return Level.INFO;
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package dev.ebb.server.command;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One command's row in the command table: name, arity, flags, key positions, documentation and
+ * handler, or (for a container such as CONFIG) its subcommands. Immutable.
+ *
+ * <p>Arity counts the command name: positive is exact, negative is a minimum. Key positions are
+ * 1-based argv indexes; {@code lastKey} -1 means "the last argument", 0 means no keys.
+ */
+public final class CommandSpec {
+    private final String name;
+    private final String fullName;
+    private final int arity;
+    private final long flags;
+    private final int firstKey;
+    private final int lastKey;
+    private final int keyStep;
+    private final CommandHandler handler;
+    private final CommandGroup group;
+    private final String since;
+    private final String summary;
+    private final String syntax;
+    private final String complexity;
+    private final List<CommandSpec> subcommands;
+
+    private CommandSpec(Builder b, String parentName) {
+        this.name = b.name;
+        this.fullName = parentName == null ? b.name : parentName + "|" + b.name;
+        this.arity = b.arity;
+        this.flags = b.flags;
+        this.firstKey = b.firstKey;
+        this.lastKey = b.lastKey;
+        this.keyStep = b.keyStep;
+        this.handler = b.handler;
+        this.group = b.group;
+        this.since = b.since;
+        this.summary = b.summary;
+        this.syntax = b.syntax;
+        this.complexity = b.complexity;
+        List<CommandSpec> subs = new ArrayList<>(b.subcommands.size());
+        for (Builder sub : b.subcommands) {
+            if (sub.group == null) {
+                sub.group = b.group;
+            }
+            subs.add(new CommandSpec(sub, this.name));
+        }
+        this.subcommands = Collections.unmodifiableList(subs);
+        if (handler == null && subcommands.isEmpty()) {
+            throw new IllegalStateException("command has neither handler nor subcommands: " + fullName);
+        }
+        if (group == null || since == null || summary == null) {
+            throw new IllegalStateException("command has no documentation: " + fullName);
+        }
+    }
+
+    /**
+     * Starts a spec, in the table's declarative shape:
+     * {@code spec("get", 2, READONLY | FAST, 1, 1, 1, StringCommands::get)}.
+     */
+    public static Builder spec(String name, int arity, long flags, int firstKey, int lastKey, int keyStep,
+            CommandHandler handler) {
+        return new Builder(name, arity, flags, firstKey, lastKey, keyStep, handler);
+    }
+
+    /** A container command (CONFIG, CLIENT, OBJECT …) dispatched on its first argument. */
+    public static Builder container(String name, int arity, long flags) {
+        return new Builder(name, arity, flags, 0, 0, 0, null);
+    }
+
+    /** Lower-case name, e.g. {@code get} or, for a subcommand, {@code get} under {@code config}. */
+    public String name() {
+        return name;
+    }
+
+    /** The name Redis uses in errors and COMMAND output: {@code get}, {@code config|get}. */
+    public String fullName() {
+        return fullName;
+    }
+
+    public int arity() {
+        return arity;
+    }
+
+    public long flags() {
+        return flags;
+    }
+
+    public boolean has(long flag) {
+        return (flags & flag) != 0;
+    }
+
+    public int firstKey() {
+        return firstKey;
+    }
+
+    public int lastKey() {
+        return lastKey;
+    }
+
+    public int keyStep() {
+        return keyStep;
+    }
+
+    public CommandHandler handler() {
+        return handler;
+    }
+
+    public CommandGroup group() {
+        return group;
+    }
+
+    public String since() {
+        return since;
+    }
+
+    public String summary() {
+        return summary;
+    }
+
+    /** Argument syntax as the Redis docs write it, e.g. {@code key [NX | XX]}; "" for none. */
+    public String syntax() {
+        return syntax;
+    }
+
+    public String complexity() {
+        return complexity;
+    }
+
+    public List<CommandSpec> subcommands() {
+        return subcommands;
+    }
+
+    /** The subcommand named by {@code arg} (any case), or null. */
+    public CommandSpec subcommand(byte[] arg) {
+        String lower = new String(arg, java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+        for (CommandSpec sub : subcommands) {
+            if (sub.name.equals(lower)) {
+                return sub;
+            }
+        }
+        return null;
+    }
+
+    /** True when argc satisfies the arity rule. */
+    public boolean arityAccepts(int argc) {
+        return arity >= 0 ? argc == arity : argc >= -arity;
+    }
+
+    /** Mutable description of a spec; {@link CommandTable} builds the immutable specs. */
+    public static final class Builder {
+        private final String name;
+        private final int arity;
+        private final long flags;
+        private final int firstKey;
+        private final int lastKey;
+        private final int keyStep;
+        private final CommandHandler handler;
+        private CommandGroup group;
+        private String since;
+        private String summary;
+        private String syntax = "";
+        private String complexity = "";
+        private final List<Builder> subcommands = new ArrayList<>();
+
+        private Builder(String name, int arity, long flags, int firstKey, int lastKey, int keyStep,
+                CommandHandler handler) {
+            if (!name.equals(name.toLowerCase(Locale.ROOT))) {
+                throw new IllegalArgumentException("command names are lower case: name=" + name);
+            }
+            if (arity == 0) {
+                throw new IllegalArgumentException("arity must not be 0: name=" + name);
+            }
+            this.name = name;
+            this.arity = arity;
+            this.flags = flags;
+            this.firstKey = firstKey;
+            this.lastKey = lastKey;
+            this.keyStep = keyStep;
+            this.handler = handler;
+        }
+
+        /** Documentation: group, the Redis version that introduced it, one-line summary, argument syntax. */
+        public Builder doc(CommandGroup group, String since, String summary, String syntax) {
+            this.group = group;
+            this.since = since;
+            this.summary = summary;
+            this.syntax = syntax;
+            return this;
+        }
+
+        public Builder complexity(String complexity) {
+            this.complexity = complexity;
+            return this;
+        }
+
+        public Builder sub(Builder subcommand) {
+            subcommands.add(subcommand);
+            return this;
+        }
+
+        String name() {
+            return name;
+        }
+
+        CommandSpec build() {
+            return new CommandSpec(this, null);
+        }
+    }
+}

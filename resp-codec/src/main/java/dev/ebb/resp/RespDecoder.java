@@ -1,0 +1,450 @@
+package dev.ebb.resp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.ByteProcessor;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Decodes client requests into argument vectors, as Redis's {@code processMultibulkBuffer} and
+ * {@code processInlineBuffer} do.
+ *
+ * <p>Emits, in arrival order, one {@code byte[][]} (never empty, each argument an exact-size array)
+ * per complete command. On input that breaks the protocol it emits one {@link RespProtocolError} and
+ * from then on discards everything the client sends; the server replies and closes.
+ *
+ * <h2>How it works</h2>
+ * An explicit state machine, one method per state; each returns false when it needs more bytes, so
+ * a command split across reads at any byte decodes exactly as if it came in one read.
+ * <pre>
+ *   COMMAND_START --'*'--&gt; MULTIBULK_COUNT --&gt; BULK_LENGTH --&gt; BULK_DATA --&gt; BULK_TERMINATOR --+
+ *        |  ^  ^                   |                ^                                           |
+ *        |  |  +---- count &lt;= 0 ---+                +------------ more arguments ---------------+
+ *        |  +----------------------------------------------------- last argument --------------+
+ *        +--other--&gt; INLINE_LINE --&gt; COMMAND_START          any error --&gt; DISCARD (terminal)
+ * </pre>
+ * Header lines ({@code *N}, {@code $N}) and inline lines wait in Netty's cumulation buffer until their
+ * terminator arrives; each is searched once (the scan resumes where it stopped) and may not exceed
+ * 64 KB. Argument bytes are instead copied out of every read straight into the argument's own
+ * {@code byte[]} and consumed, so a large value is not gathered in a cumulation buffer and copied
+ * again, and the cumulation never holds more than one header line plus one read.
+ *
+ * <h2>Memory held for an argument</h2>
+ * A declared length up to 1 MB is allocated exactly when its {@code $} header arrives, so such an
+ * argument is copied once, from the network buffer into its final array. A larger declared length
+ * is not trusted: the array starts at 1 MB (or what has arrived) and doubles as bytes arrive,
+ * jumping to the exact declared size once doubling would pass half of it. A client that declares
+ * {@code $536870912} and sends nothing therefore pins 1 MB, and beyond 1 MB the memory held stays
+ * under four times what it sent; no allocation exceeds what client-query-buffer-limit leaves. The
+ * price is that bytes of an argument over 1 MB are copied at most 1.5 times on average, not once.
+ *
+ * <h2>Where Ebb differs from Redis 7.0</h2>
+ * <ul>
+ *   <li>Not a difference but a trap: Redis up to 6.2 rejected {@code *N} above 1024*1024; Redis 7.0
+ *       accepts up to {@code INT_MAX} (redis/redis#9528), and so does Ebb. The argv array starts at
+ *       {@code min(N, 1024)} entries and grows as arguments arrive, as in Redis 7.</li>
+ *   <li>{@code client-query-buffer-limit} counts the wire bytes of the one unfinished command (its
+ *       consumed headers and arguments plus what waits in the cumulation), checked before bytes are
+ *       copied, so at most the limit is ever held. Redis checks its query buffer after each read.</li>
+ *   <li>A line is too long when none of its first 64 KB + 1 bytes is its terminator, whatever the
+ *       reads. Redis decides per 16 KB read on what has arrived, so with a terminator arriving just
+ *       after 64 KB its answer depends on timing.</li>
+ *   <li>A byte of 0x80 or more in place of '$' is named in the error as the char of that value;
+ *       Redis sends the raw byte, Ebb's {@link RespWriter} the char's UTF-8 encoding.</li>
+ *   <li>Bulk lengths above {@link #MAX_ARRAY_LENGTH} are invalid even if proto-max-bulk-len is
+ *       larger: a Java array cannot hold them.</li>
+ *   <li>Redis finds line ends with {@code strchr}, so a NUL byte before the CR hides the line and
+ *       Redis waits until the 64 KB limit; here NUL is an ordinary byte.</li>
+ *   <li>Redis 7 limits connections that still have to AUTH to 10 arguments of 16 KB
+ *       ("Protocol error: unauthenticated multibulk length" / "bulk length"); that needs the
+ *       connection's authentication state, which the command loop owns, and is not applied here.</li>
+ * </ul>
+ * Like Redis, the two bytes after a header's CR and after an argument are skipped without being
+ * looked at, and header numbers use Redis's strict syntax (no '+', no leading zeros, no spaces).
+ *
+ * <p>Thread safety: one instance per channel, used by its event loop only; {@link RespLimits} is read
+ * on every header and read, so CONFIG SET applies to the next one.
+ */
+public final class RespDecoder extends ByteToMessageDecoder {
+    /** Longest header or inline line without its terminator: Redis's {@code PROTO_INLINE_MAX_SIZE}. */
+    static final int MAX_LINE_LENGTH = 64 * 1024;
+    /** Declared bulk lengths up to this are allocated up front; larger ones grow as bytes arrive. */
+    static final int EAGER_BULK_ALLOCATION = 1024 * 1024;
+    /** Redis allocates argv for at most this many arguments up front, whatever {@code *N} says. */
+    static final int INITIAL_ARGV_CAPACITY = 1024;
+    /** Largest array the JVM reliably allocates; bulk lengths past it are invalid here. */
+    static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
+
+    static final String ERR_TOO_BIG_INLINE = "ERR Protocol error: too big inline request";
+    static final String ERR_UNBALANCED_QUOTES = "ERR Protocol error: unbalanced quotes in request";
+    static final String ERR_TOO_BIG_MBULK_COUNT = "ERR Protocol error: too big mbulk count string";
+    static final String ERR_INVALID_MULTIBULK_LENGTH = "ERR Protocol error: invalid multibulk length";
+    static final String ERR_TOO_BIG_BULK_COUNT = "ERR Protocol error: too big bulk count string";
+    static final String ERR_INVALID_BULK_LENGTH = "ERR Protocol error: invalid bulk length";
+    static final String ERR_EXPECTED_DOLLAR_PREFIX = "ERR Protocol error: expected '$', got '";
+
+    private static final byte[] EMPTY_ARGUMENT = new byte[0];
+
+    private enum State {
+        COMMAND_START,
+        INLINE_LINE,
+        MULTIBULK_COUNT,
+        BULK_LENGTH,
+        BULK_DATA,
+        BULK_TERMINATOR,
+        DISCARD
+    }
+
+    private final RespLimits limits;
+    private State state = State.COMMAND_START;
+
+    /** Bytes of the current line, from the reader index, already searched for its terminator. */
+    private int lineScanned;
+    /** Set by {@link #findLineEnd} when the line has passed {@link #MAX_LINE_LENGTH} unterminated. */
+    private boolean lineTooLong;
+    /** Set by {@link #parseNumber}: false when the digits do not follow Redis's {@code string2ll}. */
+    private boolean numberValid;
+
+    /** Wire bytes of the unfinished command already consumed from the cumulation. */
+    private long commandBytesConsumed;
+    private byte[][] argv;
+    private int argc;
+    private int argsExpected;
+
+    private byte[] bulk;
+    private int bulkLength;
+    private int bulkFilled;
+
+    public RespDecoder(RespLimits limits) {
+        if (limits == null) {
+            throw new IllegalArgumentException("limits must not be null");
+        }
+        this.limits = limits;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        boolean progress = true;
+        while (progress) {
+            progress = switch (state) {
+                case COMMAND_START -> startCommand(in);
+                case INLINE_LINE -> readInlineLine(in, out);
+                case MULTIBULK_COUNT -> readMultibulkCount(in, out);
+                case BULK_LENGTH -> readBulkLength(in, out);
+                case BULK_DATA -> readBulkData(in, out);
+                case BULK_TERMINATOR -> readBulkTerminator(in, out);
+                case DISCARD -> discard(in);
+            };
+        }
+        if (state != State.DISCARD && state != State.COMMAND_START
+            && commandBytesConsumed + in.readableBytes() > limits.clientQueryBufferLimit()) {
+            failQueryBufferLimit(in, out, in.readableBytes());
+        }
+    }
+
+    /** Wire: the first byte of a request; '*' opens a multibulk request, anything else an inline one. */
+    private boolean startCommand(ByteBuf in) {
+        if (!in.isReadable()) {
+            return false;
+        }
+        commandBytesConsumed = 0;
+        lineScanned = 0;
+        state = in.getByte(in.readerIndex()) == '*' ? State.MULTIBULK_COUNT : State.INLINE_LINE;
+        return true;
+    }
+
+    /**
+     * Wire: {@code words separated by spaces\n}, optionally ending {@code \r\n}; the reader index is
+     * at the first byte of the line. A blank line is consumed and ignored.
+     */
+    private boolean readInlineLine(ByteBuf in, List<Object> out) {
+        int lineFeed = findLineEnd(in, ByteProcessor.FIND_LF);
+        if (lineFeed < 0) {
+            if (lineTooLong) {
+                fail(in, out, ERR_TOO_BIG_INLINE);
+            }
+            return false;
+        }
+        int lineLength = lineFeed;
+        if (lineLength > 0 && in.getByte(in.readerIndex() + lineLength - 1) == '\r') {
+            lineLength--;
+        }
+        byte[][] args = lineLength == 0
+            ? null
+            : InlineCommandSplitter.split(ByteBufUtil.getBytes(in, in.readerIndex(), lineLength), lineLength);
+        in.skipBytes(lineFeed + 1);
+        if (lineLength > 0) {
+            if (args == null) {
+                fail(in, out, ERR_UNBALANCED_QUOTES);
+                return false;
+            }
+            if (args.length > 0) {
+                out.add(args);
+            }
+        }
+        state = State.COMMAND_START;
+        return true;
+    }
+
+    /** Wire: {@code *<count>\r\n}; the reader index is at the '*'. */
+    private boolean readMultibulkCount(ByteBuf in, List<Object> out) {
+        int carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
+        if (carriageReturn < 0) {
+            if (lineTooLong) {
+                fail(in, out, ERR_TOO_BIG_MBULK_COUNT);
+            }
+            return false;
+        }
+        if (carriageReturn + 1 >= in.readableBytes()) {
+            return false;
+        }
+        long count = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
+        if (!numberValid || count > Integer.MAX_VALUE) {
+            fail(in, out, ERR_INVALID_MULTIBULK_LENGTH);
+            return false;
+        }
+        consumeLine(in, carriageReturn);
+        if (count <= 0) {
+            state = State.COMMAND_START;
+            return true;
+        }
+        argsExpected = (int) count;
+        argv = new byte[Math.min(argsExpected, INITIAL_ARGV_CAPACITY)][];
+        argc = 0;
+        state = State.BULK_LENGTH;
+        return true;
+    }
+
+    /** Wire: {@code $<length>\r\n} before each argument; the reader index is at the '$'. */
+    private boolean readBulkLength(ByteBuf in, List<Object> out) {
+        int carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
+        if (carriageReturn < 0) {
+            if (lineTooLong) {
+                fail(in, out, ERR_TOO_BIG_BULK_COUNT);
+            }
+            return false;
+        }
+        if (carriageReturn + 1 >= in.readableBytes()) {
+            return false;
+        }
+        byte prefix = in.getByte(in.readerIndex());
+        if (prefix != '$') {
+            fail(in, out, ERR_EXPECTED_DOLLAR_PREFIX + printable(prefix) + "'");
+            return false;
+        }
+        long length = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
+        if (!numberValid || length < 0 || length > limits.protoMaxBulkLen() || length > MAX_ARRAY_LENGTH) {
+            fail(in, out, ERR_INVALID_BULK_LENGTH);
+            return false;
+        }
+        consumeLine(in, carriageReturn);
+        bulkLength = (int) length;
+        bulkFilled = 0;
+        if (bulkLength == 0) {
+            bulk = EMPTY_ARGUMENT;
+        } else if (bulkLength <= EAGER_BULK_ALLOCATION) {
+            bulk = new byte[bulkCapacityFor(bulkLength)];
+        } else {
+            int arrived = Math.min(bulkLength, in.readableBytes());
+            bulk = new byte[bulkCapacityFor(Math.max(EAGER_BULK_ALLOCATION, arrived))];
+        }
+        state = State.BULK_DATA;
+        return true;
+    }
+
+    /**
+     * Wire: the {@code <length>} bytes of an argument, which may span many reads; each read's share is
+     * copied into the argument's array and consumed at once.
+     */
+    private boolean readBulkData(ByteBuf in, List<Object> out) {
+        int arriving = Math.min(bulkLength - bulkFilled, in.readableBytes());
+        if (arriving > 0) {
+            if (commandBytesConsumed + arriving > limits.clientQueryBufferLimit()) {
+                failQueryBufferLimit(in, out, arriving);
+                return false;
+            }
+            if (bulkFilled + arriving > bulk.length) {
+                growBulk(bulkFilled + arriving);
+            }
+            in.readBytes(bulk, bulkFilled, arriving);
+            bulkFilled += arriving;
+            commandBytesConsumed += arriving;
+        }
+        if (bulkFilled < bulkLength) {
+            return false;
+        }
+        state = State.BULK_TERMINATOR;
+        return true;
+    }
+
+    /**
+     * Wire: the {@code \r\n} after an argument's bytes. Redis skips these two bytes without checking
+     * them, and so does Ebb. Completes the command after its last argument.
+     */
+    private boolean readBulkTerminator(ByteBuf in, List<Object> out) {
+        if (in.readableBytes() < 2) {
+            return false;
+        }
+        in.skipBytes(2);
+        commandBytesConsumed += 2;
+        if (argc == argv.length) {
+            argv = Arrays.copyOf(argv, (int) Math.min(argsExpected, 2L * argc));
+        }
+        argv[argc++] = bulk;
+        bulk = null;
+        lineScanned = 0;
+        if (argc < argsExpected) {
+            state = State.BULK_LENGTH;
+            return true;
+        }
+        out.add(argv);
+        argv = null;
+        state = State.COMMAND_START;
+        return true;
+    }
+
+    /** After a protocol error: the connection is closing, everything it sends is dropped. */
+    private static boolean discard(ByteBuf in) {
+        in.skipBytes(in.readableBytes());
+        return false;
+    }
+
+    /**
+     * Offset from the reader index of the first byte {@code finder} stops at within the current line,
+     * or -1 when it has not arrived; then {@link #lineTooLong} tells whether more than
+     * {@link #MAX_LINE_LENGTH} bytes came without it (Redis's rule, whatever the read sizes).
+     * Bytes already searched are not searched again.
+     */
+    private int findLineEnd(ByteBuf in, ByteProcessor finder) {
+        int searchable = Math.min(in.readableBytes(), MAX_LINE_LENGTH + 1);
+        if (lineScanned < searchable) {
+            int found = in.forEachByte(in.readerIndex() + lineScanned, searchable - lineScanned, finder);
+            if (found >= 0) {
+                lineScanned = found - in.readerIndex();
+                return lineScanned;
+            }
+            lineScanned = searchable;
+        }
+        lineTooLong = in.readableBytes() > MAX_LINE_LENGTH;
+        return -1;
+    }
+
+    /** Consumes a header line whose CR is at {@code carriageReturn} and the byte after it. */
+    private void consumeLine(ByteBuf in, int carriageReturn) {
+        in.skipBytes(carriageReturn + 2);
+        commandBytesConsumed += carriageReturn + 2;
+        lineScanned = 0;
+    }
+
+    /**
+     * Parses {@code length} bytes at {@code index} as Redis's {@code string2ll} does: an optional '-',
+     * then digits without leading zeros ("0" alone is fine), fitting a signed 64-bit integer. Sets
+     * {@link #numberValid}; allocates nothing.
+     */
+    private long parseNumber(ByteBuf in, int index, int length) {
+        numberValid = false;
+        if (length <= 0 || length > 20) {
+            return 0;
+        }
+        int pos = index;
+        int end = index + length;
+        boolean negative = in.getByte(pos) == '-';
+        if (negative) {
+            pos++;
+        }
+        if (pos == end) {
+            return 0;
+        }
+        byte first = in.getByte(pos);
+        if (first == '0') {
+            numberValid = length == 1;
+            return 0;
+        }
+        // Accumulate negatively, as Long.parseLong does, so that Long.MIN_VALUE fits.
+        long value = 0;
+        for (; pos < end; pos++) {
+            int digit = in.getByte(pos) - '0';
+            if (digit < 0 || digit > 9 || value < Long.MIN_VALUE / 10) {
+                return 0;
+            }
+            value *= 10;
+            if (value < Long.MIN_VALUE + digit) {
+                return 0;
+            }
+            value -= digit;
+        }
+        if (!negative && value == Long.MIN_VALUE) {
+            return 0;
+        }
+        numberValid = true;
+        return negative ? value : -value;
+    }
+
+    /** Grows the argument's array to hold {@code needed} bytes: doubling, or the exact size once past half. */
+    private void growBulk(int needed) {
+        bulk = Arrays.copyOf(bulk, Math.max(needed, bulkCapacityFor(Math.max(needed, 2L * bulk.length))));
+    }
+
+    /**
+     * Capacity to give the argument's array when {@code wanted} bytes look useful: the exact
+     * declared length once past half of it, and never more than the query buffer limit leaves.
+     */
+    private int bulkCapacityFor(long wanted) {
+        long capacity = wanted > bulkLength / 2 ? bulkLength : wanted;
+        long allowance = limits.clientQueryBufferLimit() - (commandBytesConsumed - bulkFilled);
+        return (int) Math.max(0, Math.min(capacity, allowance));
+    }
+
+    private void fail(ByteBuf in, List<Object> out, String message) {
+        in.skipBytes(in.readableBytes());
+        out.add(new RespProtocolError(message, true));
+        enterDiscard();
+    }
+
+    private void failQueryBufferLimit(ByteBuf in, List<Object> out, long pending) {
+        long buffered = commandBytesConsumed + pending;
+        in.skipBytes(in.readableBytes());
+        out.add(new RespProtocolError("closing client that reached max query buffer length: buffered="
+            + buffered + " client-query-buffer-limit=" + limits.clientQueryBufferLimit(), false));
+        enterDiscard();
+    }
+
+    private void enterDiscard() {
+        state = State.DISCARD;
+        argv = null;
+        bulk = null;
+    }
+
+    /** Redis's error replies turn CR and LF into spaces. */
+    private static char printable(byte b) {
+        return b == '\r' || b == '\n' ? ' ' : (char) (b & 0xFF);
+    }
+
+    /** True when no command is under way and no input waits: everything received was decoded (for tests). */
+    boolean betweenCommands() {
+        return state == State.COMMAND_START && actualReadableBytes() == 0;
+    }
+
+    /** True once a protocol error was emitted and input is being dropped (for tests). */
+    boolean discarding() {
+        return state == State.DISCARD;
+    }
+
+    /** Input bytes waiting in the cumulation buffer (for tests). */
+    int cumulatedBytes() {
+        return actualReadableBytes();
+    }
+
+    /** Bytes held for the unfinished command's arguments, counted by array capacity (for tests). */
+    long retainedArgumentBytes() {
+        long retained = bulk == null ? 0 : bulk.length;
+        for (int i = 0; i < argc && argv != null; i++) {
+            retained += argv[i].length;
+        }
+        return retained;
+    }
+}

@@ -1,0 +1,369 @@
+package dev.ebb.resp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Encodes one client's replies, RESP2 or RESP3, into a single growing {@link ByteBuf}.
+ *
+ * <p>The command loop appends replies; once per drain batch the server {@link #take()}s the bytes
+ * and writes them to the channel, and the next reply starts a fresh buffer. Each method makes room
+ * for its whole reply once ({@code ensureWritable}), then writes; numbers are written digit by digit
+ * and strings encoded straight into the buffer, so a reply allocates nothing beyond the buffer's own
+ * growth. Frequent replies (OK, PONG, QUEUED, empty array, nulls, 0/1 and small integers, short
+ * headers) are encoded once in shared constants.
+ *
+ * <p>Strings are encoded as UTF-8. Simple strings and errors must be one line: CR and LF in them are
+ * turned into spaces, as Redis does for errors.
+ *
+ * <p>Thread safety: none; one instance per client, used only by the command loop thread. The buffer
+ * handed out by {@link #take()} belongs to the caller, who must write or release it.
+ */
+public final class RespWriter {
+    static final int INITIAL_CAPACITY = 256;
+    /** Integers from -1 to this (exclusive) have their {@code :n} reply encoded once. */
+    static final int SHARED_INTEGERS = 1024;
+    /** Array and bulk headers below this length are encoded once, like Redis's shared headers. */
+    static final int SHARED_HEADERS = 32;
+
+    private static final byte[] CRLF = ascii("\r\n");
+    private static final byte[] OK = ascii("+OK\r\n");
+    private static final byte[] PONG = ascii("+PONG\r\n");
+    private static final byte[] QUEUED = ascii("+QUEUED\r\n");
+    private static final byte[] EMPTY_ARRAY = ascii("*0\r\n");
+    private static final byte[] NULL_BULK_RESP2 = ascii("$-1\r\n");
+    private static final byte[] NULL_ARRAY_RESP2 = ascii("*-1\r\n");
+    private static final byte[] NULL_RESP3 = ascii("_\r\n");
+    private static final byte[] TRUE_RESP3 = ascii("#t\r\n");
+    private static final byte[] FALSE_RESP3 = ascii("#f\r\n");
+    private static final byte[] VERBATIM_TEXT_FORMAT = ascii("txt:");
+    private static final byte[][] INTEGER_REPLIES = new byte[SHARED_INTEGERS + 1][];
+    private static final byte[][] ARRAY_HEADERS = sharedHeaders('*');
+    private static final byte[][] BULK_HEADERS = sharedHeaders('$');
+
+    static {
+        for (int i = -1; i < SHARED_INTEGERS; i++) {
+            INTEGER_REPLIES[i + 1] = ascii(":" + i + "\r\n");
+        }
+    }
+
+    private final ByteBufAllocator alloc;
+    private final byte[] doubleScratch = new byte[RespDoubles.SCRATCH_LENGTH];
+    private ByteBuf buffer;
+    private int protocol = 2;
+
+    public RespWriter(ByteBufAllocator alloc) {
+        if (alloc == null) {
+            throw new IllegalArgumentException("alloc must not be null");
+        }
+        this.alloc = alloc;
+    }
+
+    /** The protocol version replies are encoded for: 2 (the default) or 3, as set by HELLO. */
+    public int protocol() {
+        return protocol;
+    }
+
+    public void protocol(int version) {
+        if (version != 2 && version != 3) {
+            throw new IllegalArgumentException("protocol must be 2 or 3: version=" + version);
+        }
+        protocol = version;
+    }
+
+    public boolean hasPending() {
+        return buffer != null && buffer.isReadable();
+    }
+
+    public int pendingBytes() {
+        return buffer == null ? 0 : buffer.readableBytes();
+    }
+
+    /**
+     * Hands over everything encoded since the last call, or null if nothing was; the caller owns the
+     * returned buffer (writes it to the channel, which releases it). The next reply starts a new one.
+     */
+    public ByteBuf take() {
+        ByteBuf taken = buffer;
+        buffer = null;
+        if (taken != null && !taken.isReadable()) {
+            taken.release();
+            return null;
+        }
+        return taken;
+    }
+
+    /** Frees what is pending, for a client that went away. */
+    public void release() {
+        if (buffer != null) {
+            buffer.release();
+            buffer = null;
+        }
+    }
+
+    /** {@code +OK} */
+    public RespWriter ok() {
+        return raw(OK);
+    }
+
+    /** {@code +PONG} */
+    public RespWriter pong() {
+        return raw(PONG);
+    }
+
+    /** {@code +QUEUED}, the reply to a command queued inside MULTI. */
+    public RespWriter queued() {
+        return raw(QUEUED);
+    }
+
+    /** {@code +s}; CR and LF in {@code s} become spaces. */
+    public RespWriter simple(String s) {
+        return line('+', s);
+    }
+
+    /** {@code -s}, where {@code s} starts with the error code ("ERR syntax error"); CR and LF become spaces. */
+    public RespWriter error(String s) {
+        return line('-', s);
+    }
+
+    /** {@code :v} */
+    public RespWriter integer(long v) {
+        if (v >= -1 && v < SHARED_INTEGERS) {
+            return raw(INTEGER_REPLIES[(int) v + 1]);
+        }
+        ByteBuf out = room(1 + decimalLength(v) + 2);
+        out.writeByte(':');
+        writeDecimal(out, v);
+        out.writeBytes(CRLF);
+        return this;
+    }
+
+    /** {@code $len\r\nbytes}, or the null bulk reply when {@code b} is null. */
+    public RespWriter bulk(byte[] b) {
+        return b == null ? nullBulk() : bulk(b, 0, b.length);
+    }
+
+    /** {@code $len\r\n} and {@code len} bytes of {@code b} from {@code off}. */
+    public RespWriter bulk(byte[] b, int off, int len) {
+        if (off < 0 || len < 0 || off > b.length - len) {
+            throw new IndexOutOfBoundsException(
+                "bulk slice out of range: off=" + off + " len=" + len + " length=" + b.length);
+        }
+        ByteBuf out = room(headerLength(len) + len + 2);
+        writeHeader(out, '$', BULK_HEADERS, len);
+        out.writeBytes(b, off, len);
+        out.writeBytes(CRLF);
+        return this;
+    }
+
+    /** {@code s} as a UTF-8 bulk string, or the null bulk reply when {@code s} is null. */
+    public RespWriter bulk(String s) {
+        if (s == null) {
+            return nullBulk();
+        }
+        int len = ByteBufUtil.utf8Bytes(s);
+        ByteBuf out = room(headerLength(len) + len + 2);
+        writeHeader(out, '$', BULK_HEADERS, len);
+        ByteBufUtil.reserveAndWriteUtf8(out, s, len);
+        out.writeBytes(CRLF);
+        return this;
+    }
+
+    /** The decimal text of {@code v} as a bulk string. */
+    public RespWriter bulk(long v) {
+        int len = decimalLength(v);
+        ByteBuf out = room(headerLength(len) + len + 2);
+        writeHeader(out, '$', BULK_HEADERS, len);
+        writeDecimal(out, v);
+        out.writeBytes(CRLF);
+        return this;
+    }
+
+    /** RESP2 {@code $-1}; RESP3 {@code _}. */
+    public RespWriter nullBulk() {
+        return raw(protocol == 3 ? NULL_RESP3 : NULL_BULK_RESP2);
+    }
+
+    /** RESP2 {@code *-1}; RESP3 {@code _}. */
+    public RespWriter nullArray() {
+        return raw(protocol == 3 ? NULL_RESP3 : NULL_ARRAY_RESP2);
+    }
+
+    /** {@code *0} */
+    public RespWriter emptyArray() {
+        return raw(EMPTY_ARRAY);
+    }
+
+    /** {@code *n}; the {@code n} elements follow. */
+    public RespWriter arrayHeader(int n) {
+        return aggregateHeader('*', n);
+    }
+
+    /** RESP3 {@code %n}; RESP2 {@code *2n} (keys and values alternate). {@code n} is the number of pairs. */
+    public RespWriter mapHeader(int n) {
+        if (protocol == 3) {
+            return aggregateHeader('%', n);
+        }
+        if (n < 0 || n > Integer.MAX_VALUE / 2) {
+            throw new IllegalArgumentException("map size out of range: n=" + n);
+        }
+        return aggregateHeader('*', 2 * n);
+    }
+
+    /** RESP3 {@code ~n}; RESP2 {@code *n}. */
+    public RespWriter setHeader(int n) {
+        return aggregateHeader(protocol == 3 ? '~' : '*', n);
+    }
+
+    /** RESP3 {@code >n} (out-of-band data such as pub/sub messages); RESP2 {@code *n}. */
+    public RespWriter pushHeader(int n) {
+        return aggregateHeader(protocol == 3 ? '>' : '*', n);
+    }
+
+    /** RESP3 {@code ,text}; RESP2 the text as a bulk string; text as {@link RespDoubles#format(double)}. */
+    public RespWriter doubleValue(double d) {
+        int len = RespDoubles.format(d, doubleScratch);
+        if (protocol == 3) {
+            ByteBuf out = room(1 + len + 2);
+            out.writeByte(',');
+            out.writeBytes(doubleScratch, 0, len);
+            out.writeBytes(CRLF);
+            return this;
+        }
+        return bulk(doubleScratch, 0, len);
+    }
+
+    /** RESP3 {@code #t}/{@code #f}; RESP2 {@code :1}/{@code :0}. */
+    public RespWriter bool(boolean b) {
+        if (protocol == 3) {
+            return raw(b ? TRUE_RESP3 : FALSE_RESP3);
+        }
+        return integer(b ? 1 : 0);
+    }
+
+    /** RESP3 {@code =len\r\ntxt:text} (plain text meant for humans, as INFO); RESP2 a bulk string. */
+    public RespWriter verbatim(String text) {
+        if (protocol != 3) {
+            return bulk(text);
+        }
+        int textLength = ByteBufUtil.utf8Bytes(text);
+        int len = VERBATIM_TEXT_FORMAT.length + textLength;
+        ByteBuf out = room(1 + decimalLength(len) + 2 + len + 2);
+        out.writeByte('=');
+        writeDecimal(out, len);
+        out.writeBytes(CRLF);
+        out.writeBytes(VERBATIM_TEXT_FORMAT);
+        ByteBufUtil.reserveAndWriteUtf8(out, text, textLength);
+        out.writeBytes(CRLF);
+        return this;
+    }
+
+    /** RESP3 {@code (digits}; RESP2 the digits as a bulk string. */
+    public RespWriter bigNumber(String digits) {
+        if (protocol != 3) {
+            return bulk(digits);
+        }
+        return line('(', digits);
+    }
+
+    /** Appends {@code preEncoded} as it is: a reply the caller encoded earlier. */
+    public RespWriter raw(byte[] preEncoded) {
+        room(preEncoded.length).writeBytes(preEncoded);
+        return this;
+    }
+
+    private RespWriter aggregateHeader(char type, int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("aggregate size must not be negative: n=" + n);
+        }
+        ByteBuf out = room(headerLength(n));
+        writeHeader(out, type, type == '*' ? ARRAY_HEADERS : null, n);
+        return this;
+    }
+
+    /** One-line reply: the type byte, {@code s} with CR/LF as spaces, CRLF. */
+    private RespWriter line(char type, String s) {
+        int len = ByteBufUtil.utf8Bytes(s);
+        ByteBuf out = room(1 + len + 2);
+        out.writeByte(type);
+        int start = out.writerIndex();
+        ByteBufUtil.reserveAndWriteUtf8(out, s, len);
+        if (s.indexOf('\r') >= 0 || s.indexOf('\n') >= 0) {
+            for (int i = start; i < start + len; i++) {
+                byte b = out.getByte(i);
+                if (b == '\r' || b == '\n') {
+                    out.setByte(i, ' ');
+                }
+            }
+        }
+        out.writeBytes(CRLF);
+        return this;
+    }
+
+    /** The pending buffer with room for {@code bytes} more, allocated on first use. */
+    private ByteBuf room(int bytes) {
+        if (buffer == null) {
+            buffer = alloc.buffer(Math.max(INITIAL_CAPACITY, bytes));
+        } else {
+            buffer.ensureWritable(bytes);
+        }
+        return buffer;
+    }
+
+    private static int headerLength(int n) {
+        return 1 + decimalLength(n) + 2;
+    }
+
+    private static void writeHeader(ByteBuf out, char type, byte[][] shared, int n) {
+        if (shared != null && n < SHARED_HEADERS) {
+            out.writeBytes(shared[n]);
+            return;
+        }
+        out.writeByte(type);
+        writeDecimal(out, n);
+        out.writeBytes(CRLF);
+    }
+
+    /** Number of characters in the decimal text of {@code v}, sign included. */
+    static int decimalLength(long v) {
+        // Count on the negative value so that Long.MIN_VALUE needs no special case.
+        long negative = v < 0 ? v : -v;
+        int digits = 1;
+        while (negative <= -10) {
+            negative /= 10;
+            digits++;
+        }
+        return v < 0 ? digits + 1 : digits;
+    }
+
+    /** Writes the decimal text of {@code v}; the caller has made room for it. */
+    private static void writeDecimal(ByteBuf out, long v) {
+        int length = decimalLength(v);
+        int end = out.writerIndex() + length;
+        int at = end;
+        long negative = v < 0 ? v : -v;
+        do {
+            out.setByte(--at, (int) ('0' - (negative % 10)));
+            negative /= 10;
+        } while (negative != 0);
+        if (v < 0) {
+            out.setByte(--at, '-');
+        }
+        out.writerIndex(end);
+    }
+
+    private static byte[][] sharedHeaders(char type) {
+        byte[][] headers = new byte[SHARED_HEADERS][];
+        for (int n = 0; n < SHARED_HEADERS; n++) {
+            headers[n] = ascii(type + Integer.toString(n) + "\r\n");
+        }
+        return headers;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,288 @@
+package dev.ebb.server.config;
+
+import dev.ebb.server.config.Directive.Mutability;
+import dev.ebb.server.config.ScalarTypes.Bool;
+import dev.ebb.server.config.ScalarTypes.Directory;
+import dev.ebb.server.config.ScalarTypes.Enumeration;
+import dev.ebb.server.config.ScalarTypes.Int;
+import dev.ebb.server.config.ScalarTypes.Memory;
+import dev.ebb.server.config.ScalarTypes.Text;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The config table: every directive Ebb knows, with Redis 7.2's names, aliases, defaults and ranges, in the order
+ * of the sections of {@code conf/ebb.conf}. It is the single source of truth for the file parser, the command line,
+ * CONFIG GET/SET/REWRITE and the typed getters of {@link ServerConfig}.
+ *
+ * <p>The table checks itself when this class loads: a name or alias used twice, or a default that does not survive
+ * its own type's write-then-read, fails class initialization, so a bad row breaks every test at once rather than a
+ * server in production.
+ *
+ * <p>Where Ebb deliberately differs from Redis the row says so. Immutable and thread-safe.
+ */
+final class Directives {
+    private static final long INT_MAX = Integer.MAX_VALUE;
+    private static final long INT_MIN = Integer.MIN_VALUE;
+    private static final long UINT_MAX = 4294967295L;
+    private static final long LONG_MAX = Long.MAX_VALUE;
+    private static final long MB = 1024L * 1024;
+
+    private static final List<Directive<?>> TABLE = new ArrayList<>();
+
+    // NETWORK
+    /** Ebb: immutable (Redis rebinds on CONFIG SET); the default is redis.conf's, not Redis's compiled "* -::*". */
+    static final Directive<List<String>> BIND = add("bind", new SpecialTypes.Bind(),
+            List.of("127.0.0.1", "-::1"), Mutability.IMMUTABLE);
+    static final Directive<Boolean> PROTECTED_MODE = add("protected-mode", Bool.yesNo(), true, Mutability.MUTABLE);
+    /** Ebb: immutable (Redis re-listens on CONFIG SET). */
+    static final Directive<Long> PORT = add("port", Int.range(0, 65535), 6379L, Mutability.IMMUTABLE);
+    static final Directive<Long> TCP_BACKLOG = add("tcp-backlog", Int.range(0, INT_MAX), 511L, Mutability.IMMUTABLE);
+    static final Directive<Long> TIMEOUT = add("timeout", Int.range(0, INT_MAX), 0L, Mutability.MUTABLE);
+    static final Directive<Long> TCP_KEEPALIVE = add("tcp-keepalive", Int.range(0, INT_MAX), 300L, Mutability.MUTABLE);
+
+    // GENERAL
+    /** Ebb: only "no"; a JVM cannot fork itself into the background. */
+    static final Directive<Boolean> DAEMONIZE = add("daemonize",
+            Bool.onlyNo("Ebb cannot daemonize (a JVM cannot fork): use 'daemonize no' and a service manager"),
+            false, Mutability.IMMUTABLE);
+    static final Directive<String> PIDFILE = add("pidfile", Text.any(), "", Mutability.IMMUTABLE);
+    static final Directive<LogLevel> LOGLEVEL = add("loglevel", Enumeration.of(LogLevel.class), LogLevel.NOTICE,
+            Mutability.MUTABLE);
+    static final Directive<String> LOGFILE = add("logfile", Text.any(), "", Mutability.IMMUTABLE);
+    static final Directive<Long> DATABASES = add("databases", Int.range(1, INT_MAX), 16L, Mutability.IMMUTABLE);
+
+    // SNAPSHOTTING (accepted for compatibility; Ebb has no persistence)
+    /** Ebb: the default is no save points, because nothing is ever saved. */
+    static final Directive<List<SavePoint>> SAVE = add("save", new SpecialTypes.Save(), List.of(),
+            Mutability.MUTABLE);
+    static final Directive<String> DBFILENAME = add("dbfilename", Text.fileName(), "dump.rdb", Mutability.PROTECTED);
+    static final Directive<String> DIR = add("dir", new Directory(),
+            Path.of("").toAbsolutePath().normalize().toString(), Mutability.PROTECTED);
+
+    // SECURITY
+    static final Directive<String> REQUIREPASS = add(new Spec<>("requirepass", Text.any(), "", Mutability.MUTABLE)
+            .sensitive());
+
+    // CLIENTS
+    static final Directive<Long> MAXCLIENTS = add("maxclients", Int.range(1, UINT_MAX), 10000L, Mutability.MUTABLE);
+
+    // MEMORY MANAGEMENT
+    static final Directive<Long> MAXMEMORY = add("maxmemory", Memory.range(0, LONG_MAX), 0L, Mutability.MUTABLE);
+    static final Directive<MaxmemoryPolicy> MAXMEMORY_POLICY = add("maxmemory-policy",
+            Enumeration.of(MaxmemoryPolicy.class), MaxmemoryPolicy.NOEVICTION, Mutability.MUTABLE);
+    static final Directive<Long> MAXMEMORY_SAMPLES = add("maxmemory-samples", Int.range(1, INT_MAX), 5L,
+            Mutability.MUTABLE);
+    static final Directive<Long> MAXMEMORY_EVICTION_TENACITY = add("maxmemory-eviction-tenacity", Int.range(0, 100),
+            10L, Mutability.MUTABLE);
+
+    // LAZY FREEING
+    static final Directive<Boolean> LAZYFREE_LAZY_EVICTION = lazyfree("lazyfree-lazy-eviction");
+    static final Directive<Boolean> LAZYFREE_LAZY_EXPIRE = lazyfree("lazyfree-lazy-expire");
+    static final Directive<Boolean> LAZYFREE_LAZY_SERVER_DEL = lazyfree("lazyfree-lazy-server-del");
+    static final Directive<Boolean> LAZYFREE_LAZY_USER_DEL = lazyfree("lazyfree-lazy-user-del");
+    static final Directive<Boolean> LAZYFREE_LAZY_USER_FLUSH = lazyfree("lazyfree-lazy-user-flush");
+
+    // THREADED I/O
+    static final Directive<Long> IO_THREADS = add("io-threads", Int.range(1, 128), 1L, Mutability.IMMUTABLE);
+
+    // APPEND ONLY MODE
+    /** Ebb: only "no"; there is no AOF, and accepting "yes" would promise durability that does not exist. */
+    static final Directive<Boolean> APPENDONLY = add("appendonly",
+            Bool.onlyNo("Ebb has no persistence: appendonly must be 'no'"), false, Mutability.MUTABLE);
+
+    // LUA SCRIPTING / BUSY REPLY
+    static final Directive<Long> BUSY_REPLY_THRESHOLD = add(new Spec<>("busy-reply-threshold",
+            Int.range(0, LONG_MAX), 5000L, Mutability.MUTABLE).alias("lua-time-limit"));
+
+    // CLUSTER
+    /** Ebb: only "no"; there is no cluster mode. */
+    static final Directive<Boolean> CLUSTER_ENABLED = add("cluster-enabled",
+            Bool.onlyNo("Ebb has no cluster mode: cluster-enabled must be 'no'"), false, Mutability.IMMUTABLE);
+
+    // SLOW LOG
+    static final Directive<Long> SLOWLOG_LOG_SLOWER_THAN = add("slowlog-log-slower-than", Int.range(-1, LONG_MAX),
+            10000L, Mutability.MUTABLE);
+    static final Directive<Long> SLOWLOG_MAX_LEN = add("slowlog-max-len", Int.range(0, LONG_MAX), 128L,
+            Mutability.MUTABLE);
+
+    // LATENCY MONITOR
+    static final Directive<Long> LATENCY_MONITOR_THRESHOLD = add("latency-monitor-threshold", Int.range(0, LONG_MAX),
+            0L, Mutability.MUTABLE);
+
+    // EVENT NOTIFICATION
+    static final Directive<Integer> NOTIFY_KEYSPACE_EVENTS = add("notify-keyspace-events",
+            new SpecialTypes.KeyspaceEvents(), 0, Mutability.MUTABLE);
+
+    // ADVANCED CONFIG (the listpack thresholds are Redis 7.2's: 7.0 compiled in 512 for hash entries)
+    static final Directive<Long> HASH_MAX_LISTPACK_ENTRIES = add(new Spec<>("hash-max-listpack-entries",
+            Int.range(0, LONG_MAX), 128L, Mutability.MUTABLE).alias("hash-max-ziplist-entries"));
+    static final Directive<Long> HASH_MAX_LISTPACK_VALUE = add(new Spec<>("hash-max-listpack-value",
+            Memory.range(0, LONG_MAX), 64L, Mutability.MUTABLE).alias("hash-max-ziplist-value"));
+    static final Directive<Long> LIST_MAX_LISTPACK_SIZE = add(new Spec<>("list-max-listpack-size",
+            Int.range(INT_MIN, INT_MAX), -2L, Mutability.MUTABLE).alias("list-max-ziplist-size"));
+    static final Directive<Long> LIST_COMPRESS_DEPTH = add("list-compress-depth", Int.range(0, INT_MAX), 0L,
+            Mutability.MUTABLE);
+    static final Directive<Long> SET_MAX_INTSET_ENTRIES = add("set-max-intset-entries", Int.range(0, LONG_MAX), 512L,
+            Mutability.MUTABLE);
+    static final Directive<Long> SET_MAX_LISTPACK_ENTRIES = add("set-max-listpack-entries", Int.range(0, LONG_MAX),
+            128L, Mutability.MUTABLE);
+    static final Directive<Long> SET_MAX_LISTPACK_VALUE = add("set-max-listpack-value", Memory.range(0, LONG_MAX),
+            64L, Mutability.MUTABLE);
+    static final Directive<Long> ZSET_MAX_LISTPACK_ENTRIES = add(new Spec<>("zset-max-listpack-entries",
+            Int.range(0, LONG_MAX), 128L, Mutability.MUTABLE).alias("zset-max-ziplist-entries"));
+    static final Directive<Long> ZSET_MAX_LISTPACK_VALUE = add(new Spec<>("zset-max-listpack-value",
+            Memory.range(0, LONG_MAX), 64L, Mutability.MUTABLE).alias("zset-max-ziplist-value"));
+    static final Directive<ClientOutputBufferLimits> CLIENT_OUTPUT_BUFFER_LIMIT = add("client-output-buffer-limit",
+            new SpecialTypes.OutputBufferLimits(), ClientOutputBufferLimits.DEFAULTS, Mutability.MUTABLE);
+    static final Directive<Long> CLIENT_QUERY_BUFFER_LIMIT = add("client-query-buffer-limit",
+            Memory.range(MB, LONG_MAX), 1024 * MB, Mutability.MUTABLE);
+    static final Directive<Long> PROTO_MAX_BULK_LEN = add("proto-max-bulk-len", Memory.range(MB, LONG_MAX),
+            512 * MB, Mutability.MUTABLE);
+    /** Accepts 0..INT_MAX and caps to 1..500, as Redis does ("hz is more a hint"). */
+    static final Directive<Long> HZ = add("hz", Int.clamped(0, INT_MAX, 1, 500), 10L, Mutability.MUTABLE);
+    static final Directive<Boolean> DYNAMIC_HZ = add("dynamic-hz", Bool.yesNo(), true, Mutability.MUTABLE);
+    static final Directive<Long> LFU_LOG_FACTOR = add("lfu-log-factor", Int.range(0, INT_MAX), 10L,
+            Mutability.MUTABLE);
+    static final Directive<Long> LFU_DECAY_TIME = add("lfu-decay-time", Int.range(0, INT_MAX), 1L,
+            Mutability.MUTABLE);
+    static final Directive<Long> ACTIVE_EXPIRE_EFFORT = add("active-expire-effort", Int.range(1, 10), 1L,
+            Mutability.MUTABLE);
+
+    // EXPIRY (Ebb only)
+    static final Directive<ExpiryStrategy> EXPIRY_STRATEGY = add("expiry-strategy",
+            Enumeration.of(ExpiryStrategy.class), ExpiryStrategy.SAMPLING, Mutability.IMMUTABLE);
+    static final Directive<Long> ACTIVE_EXPIRE_SLICE_US = add("active-expire-slice-us", Int.range(100, 25000), 1000L,
+            Mutability.MUTABLE);
+
+    /** All directives in table order. */
+    static final List<Directive<?>> ALL = Collections.unmodifiableList(TABLE);
+
+    /** Every name and alias, lowercase, to its directive, in table order (each name followed by its aliases). */
+    private static final Map<String, Directive<?>> BY_NAME = indexNames(ALL);
+
+    static {
+        checkDefaults(ALL);
+    }
+
+    private Directives() {
+    }
+
+    /** Looks a name or alias up, case-insensitively; null if unknown. */
+    static Directive<?> lookup(String name) {
+        return BY_NAME.get(ScalarTypes.lower(name));
+    }
+
+    /** Every registered name, canonical names and aliases, lowercase, in table order. */
+    static Iterable<String> allNames() {
+        return BY_NAME.keySet();
+    }
+
+    /** Default values of all directives, indexed like {@link #ALL}; a fresh array on every call. */
+    static Object[] defaults() {
+        Object[] values = new Object[ALL.size()];
+        for (Directive<?> directive : ALL) {
+            values[directive.index] = directive.defaultValue;
+        }
+        return values;
+    }
+
+    /**
+     * Maps every name and alias to its directive.
+     *
+     * @throws IllegalStateException naming the duplicate if a name or alias appears twice
+     */
+    static Map<String, Directive<?>> indexNames(List<Directive<?>> table) {
+        Map<String, Directive<?>> byName = new LinkedHashMap<>();
+        for (Directive<?> directive : table) {
+            register(byName, directive.name, directive);
+            for (String alias : directive.aliases) {
+                register(byName, alias, directive);
+            }
+        }
+        return Collections.unmodifiableMap(byName);
+    }
+
+    private static void register(Map<String, Directive<?>> byName, String name, Directive<?> directive) {
+        if (!name.equals(ScalarTypes.lower(name))) {
+            throw new IllegalStateException("config directive names must be lowercase: name=" + name);
+        }
+        Directive<?> previous = byName.putIfAbsent(name, directive);
+        if (previous != null) {
+            throw new IllegalStateException("duplicate config directive name: name=" + name
+                    + ", used by '" + previous.name + "' and '" + directive.name + "'");
+        }
+    }
+
+    /**
+     * Checks that every default is written and read back unchanged by its own type.
+     *
+     * @throws IllegalStateException naming the directive whose default does not round-trip
+     */
+    static void checkDefaults(List<Directive<?>> table) {
+        for (Directive<?> directive : table) {
+            checkDefault(directive);
+        }
+    }
+
+    private static <T> void checkDefault(Directive<T> directive) {
+        String written = directive.type.fileForm(directive.defaultValue);
+        List<String> args = ConfigSyntax.splitArgs(written);
+        try {
+            T reread = directive.type.parse(args, directive.defaultValue);
+            if (!reread.equals(directive.defaultValue)) {
+                throw new IllegalStateException("default of '" + directive.name + "' reads back differently: written="
+                        + written + ", read=" + reread);
+            }
+        } catch (InvalidValueException e) {
+            throw new IllegalStateException("default of '" + directive.name + "' is invalid: written=" + written
+                    + ", reason=" + e.reason(), e);
+        }
+    }
+
+    private static <T> Directive<T> add(String name, ValueType<T> type, T defaultValue, Mutability mutability) {
+        return add(new Spec<>(name, type, defaultValue, mutability));
+    }
+
+    private static <T> Directive<T> add(Spec<T> spec) {
+        Directive<T> directive = new Directive<>(TABLE.size(), spec.name, spec.aliases, spec.type, spec.defaultValue,
+                spec.mutability, spec.sensitive);
+        TABLE.add(directive);
+        return directive;
+    }
+
+    private static Directive<Boolean> lazyfree(String name) {
+        return add(name, Bool.yesNo(), false, Mutability.MUTABLE);
+    }
+
+    /** The optional parts of a row, so that plain rows stay one short line. */
+    private static final class Spec<T> {
+        final String name;
+        final ValueType<T> type;
+        final T defaultValue;
+        final Mutability mutability;
+        final List<String> aliases = new ArrayList<>();
+        boolean sensitive;
+
+        Spec(String name, ValueType<T> type, T defaultValue, Mutability mutability) {
+            this.name = name;
+            this.type = type;
+            this.defaultValue = defaultValue;
+            this.mutability = mutability;
+        }
+
+        Spec<T> alias(String alias) {
+            aliases.add(alias);
+            return this;
+        }
+
+        Spec<T> sensitive() {
+            sensitive = true;
+            return this;
+        }
+    }
+}

@@ -1,0 +1,497 @@
+package dev.ebb.server.config;
+
+import dev.ebb.server.config.Directive.Mutability;
+import dev.ebb.server.util.Glob;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's live configuration: typed getters for the server, and CONFIG GET / SET / REWRITE for the CONFIG
+ * command. Every directive is a row of one table (names, aliases, types, defaults and ranges as Redis 7.2; see
+ * {@code conf/ebb.conf} for what each does).
+ *
+ * <p>Thread safety: the values live in an immutable snapshot behind a volatile reference, so the getters are
+ * lock-free, allocation-free reads that any thread may call (IO threads read {@link #protoMaxBulkLen()} while the
+ * command loop runs CONFIG SET). A CONFIG SET publishes a whole new snapshot at once, so a reader never sees half of
+ * one. CONFIG SET, CONFIG REWRITE and listener registration are serialized on this object.
+ *
+ * <p>Strings are byte strings: one char per byte (ISO-8859-1), as read from the file or received from a client,
+ * so binary values such as passwords are kept exactly.
+ */
+public final class ServerConfig {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerConfig.class);
+    private static final String INLINE_SOURCE = "inline config";
+
+    private volatile Object[] values;
+    private final Path configFile;
+    private final List<RenamedCommand> renamedCommands;
+    /** Guarded by {@code this}. */
+    private final Map<Directive<?>, List<ConfigListener>> listeners = new HashMap<>();
+
+    ServerConfig(Object[] values, Path configFile, List<RenamedCommand> renamedCommands) {
+        this.values = values.clone();
+        this.configFile = configFile;
+        this.renamedCommands = List.copyOf(renamedCommands);
+    }
+
+    /** Every directive at its default, no config file (CONFIG REWRITE will refuse). */
+    public static ServerConfig defaults() {
+        return new ServerConfig(Directives.defaults(), null, List.of());
+    }
+
+    /** Loads a redis.conf-syntax file; CONFIG REWRITE will rewrite it. */
+    public static ServerConfig load(Path configFile) throws ConfigException {
+        return load(configFile, null, "");
+    }
+
+    /**
+     * Reads directives from redis.conf-syntax text, e.g. for an embedded server. Includes are resolved against
+     * {@code dir}. There is no config file, so CONFIG REWRITE will refuse.
+     */
+    public static ServerConfig fromText(String configText) throws ConfigException {
+        ConfigLoader loader = new ConfigLoader();
+        loader.loadText(configText, INLINE_SOURCE);
+        return new ServerConfig(loader.finish(), null, loader.renamedCommands());
+    }
+
+    /**
+     * Loads, in this order (later wins): the config file if any, text read from standard input if any, and the
+     * directives from the command line, one per line.
+     */
+    static ServerConfig load(Path configFile, String stdinText, String commandLineText) throws ConfigException {
+        ConfigLoader loader = new ConfigLoader();
+        if (configFile != null) {
+            loader.loadFile(configFile);
+        }
+        if (stdinText != null) {
+            loader.loadText(stdinText, ConfigLocation.STDIN);
+        }
+        loader.loadText(commandLineText, ConfigLocation.COMMAND_LINE);
+        Path absolute = configFile == null ? null : configFile.toAbsolutePath().normalize();
+        return new ServerConfig(loader.finish(), absolute, loader.renamedCommands());
+    }
+
+    // ---------------------------------------------------------------- NETWORK
+
+    /** {@code bind}: addresses to listen on; a leading '-' marks an address that may be unavailable. */
+    public List<String> bind() {
+        return value(Directives.BIND);
+    }
+
+    /** {@code protected-mode}: refuse non-loopback clients when no password is set and bind is default. */
+    public boolean protectedMode() {
+        return value(Directives.PROTECTED_MODE);
+    }
+
+    /** {@code port}: TCP port. */
+    public int port() {
+        return value(Directives.PORT).intValue();
+    }
+
+    /** {@code tcp-backlog}: listen(2) backlog. */
+    public int tcpBacklog() {
+        return value(Directives.TCP_BACKLOG).intValue();
+    }
+
+    /** {@code timeout}: close a client idle for this many seconds; 0 never. */
+    public int timeout() {
+        return value(Directives.TIMEOUT).intValue();
+    }
+
+    /** {@code tcp-keepalive}: seconds between TCP keepalive probes; 0 disables. */
+    public int tcpKeepalive() {
+        return value(Directives.TCP_KEEPALIVE).intValue();
+    }
+
+    // ---------------------------------------------------------------- GENERAL
+
+    /** {@code pidfile}: file to write the process id to; empty for none. Relative paths: see {@link #pidFilePath()}. */
+    public String pidFile() {
+        return value(Directives.PIDFILE);
+    }
+
+    /** {@link #pidFile()} resolved against {@link #dir()}, or empty when no pid file is wanted. */
+    public Optional<Path> pidFilePath() {
+        return resolveInDir(pidFile());
+    }
+
+    public LogLevel logLevel() {
+        return value(Directives.LOGLEVEL);
+    }
+
+    /** {@code logfile}: log destination; empty means standard output. Relative paths: see {@link #logFilePath()}. */
+    public String logFile() {
+        return value(Directives.LOGFILE);
+    }
+
+    /** {@link #logFile()} resolved against {@link #dir()}, or empty for standard output. */
+    public Optional<Path> logFilePath() {
+        return resolveInDir(logFile());
+    }
+
+    /** {@code databases}: number of logical databases (SELECT 0..n-1). */
+    public int databases() {
+        return value(Directives.DATABASES).intValue();
+    }
+
+    // ---------------------------------------------------------------- SNAPSHOTTING (no effect: no persistence)
+
+    /** {@code save}: configured save points, reported only; Ebb never saves. */
+    public List<SavePoint> save() {
+        return value(Directives.SAVE);
+    }
+
+    /** {@code dbfilename}: reported only; Ebb writes no RDB file. */
+    public String dbFilename() {
+        return value(Directives.DBFILENAME);
+    }
+
+    /** {@code dir}: absolute working directory; relative pidfile and logfile paths are resolved against it. */
+    public Path dir() {
+        return Path.of(value(Directives.DIR));
+    }
+
+    // ---------------------------------------------------------------- SECURITY
+
+    /** {@code requirepass}: the default user's password; empty means no AUTH required. */
+    public String requirepass() {
+        return value(Directives.REQUIREPASS);
+    }
+
+    /**
+     * {@code rename-command} lines of the config, in file order. The server applies them to its command table and
+     * rejects unknown commands (see {@link RenamedCommand}).
+     */
+    public List<RenamedCommand> renamedCommands() {
+        return renamedCommands;
+    }
+
+    // ---------------------------------------------------------------- CLIENTS
+
+    /** {@code maxclients}: maximum number of connected clients (up to 2^32-1, hence long). */
+    public long maxclients() {
+        return value(Directives.MAXCLIENTS);
+    }
+
+    // ---------------------------------------------------------------- MEMORY MANAGEMENT
+
+    /** {@code maxmemory}: memory limit in bytes; 0 means no limit. */
+    public long maxmemory() {
+        return value(Directives.MAXMEMORY);
+    }
+
+    public MaxmemoryPolicy maxmemoryPolicy() {
+        return value(Directives.MAXMEMORY_POLICY);
+    }
+
+    /** {@code maxmemory-samples}: keys sampled per eviction attempt. */
+    public int maxmemorySamples() {
+        return value(Directives.MAXMEMORY_SAMPLES).intValue();
+    }
+
+    /** {@code maxmemory-eviction-tenacity}: 0..100, how long one eviction pass may run. */
+    public int maxmemoryEvictionTenacity() {
+        return value(Directives.MAXMEMORY_EVICTION_TENACITY).intValue();
+    }
+
+    // ---------------------------------------------------------------- LAZY FREEING
+
+    public boolean lazyfreeLazyEviction() {
+        return value(Directives.LAZYFREE_LAZY_EVICTION);
+    }
+
+    public boolean lazyfreeLazyExpire() {
+        return value(Directives.LAZYFREE_LAZY_EXPIRE);
+    }
+
+    public boolean lazyfreeLazyServerDel() {
+        return value(Directives.LAZYFREE_LAZY_SERVER_DEL);
+    }
+
+    public boolean lazyfreeLazyUserDel() {
+        return value(Directives.LAZYFREE_LAZY_USER_DEL);
+    }
+
+    public boolean lazyfreeLazyUserFlush() {
+        return value(Directives.LAZYFREE_LAZY_USER_FLUSH);
+    }
+
+    // ---------------------------------------------------------------- THREADS, AOF, SCRIPTING, CLUSTER
+
+    /** {@code io-threads}: Netty IO threads; 1 lets the command loop do the IO itself. */
+    public int ioThreads() {
+        return value(Directives.IO_THREADS).intValue();
+    }
+
+    /** {@code appendonly}: always false; Ebb has no AOF and refuses "yes". */
+    public boolean appendonly() {
+        return value(Directives.APPENDONLY);
+    }
+
+    /** {@code busy-reply-threshold} (alias {@code lua-time-limit}): ms before a long script gets BUSY replies. */
+    public long busyReplyThreshold() {
+        return value(Directives.BUSY_REPLY_THRESHOLD);
+    }
+
+    /** {@code cluster-enabled}: always false; Ebb refuses "yes". */
+    public boolean clusterEnabled() {
+        return value(Directives.CLUSTER_ENABLED);
+    }
+
+    // ---------------------------------------------------------------- SLOW LOG, LATENCY, NOTIFICATIONS
+
+    /** {@code slowlog-log-slower-than}: microseconds; -1 disables the slow log, 0 logs every command. */
+    public long slowlogLogSlowerThan() {
+        return value(Directives.SLOWLOG_LOG_SLOWER_THAN);
+    }
+
+    public long slowlogMaxLen() {
+        return value(Directives.SLOWLOG_MAX_LEN);
+    }
+
+    /** {@code latency-monitor-threshold}: milliseconds; 0 disables the latency monitor. */
+    public long latencyMonitorThreshold() {
+        return value(Directives.LATENCY_MONITOR_THRESHOLD);
+    }
+
+    /** {@code notify-keyspace-events} as a bit set of {@link NotifyKeyspaceEvents} flags; 0 when disabled. */
+    public int notifyKeyspaceEvents() {
+        return value(Directives.NOTIFY_KEYSPACE_EVENTS);
+    }
+
+    // ---------------------------------------------------------------- ADVANCED CONFIG
+
+    public long hashMaxListpackEntries() {
+        return value(Directives.HASH_MAX_LISTPACK_ENTRIES);
+    }
+
+    public long hashMaxListpackValue() {
+        return value(Directives.HASH_MAX_LISTPACK_VALUE);
+    }
+
+    /** {@code list-max-listpack-size}: positive = max entries per node, -1..-5 = max node size 4kb..64kb. */
+    public int listMaxListpackSize() {
+        return value(Directives.LIST_MAX_LISTPACK_SIZE).intValue();
+    }
+
+    public int listCompressDepth() {
+        return value(Directives.LIST_COMPRESS_DEPTH).intValue();
+    }
+
+    public long setMaxIntsetEntries() {
+        return value(Directives.SET_MAX_INTSET_ENTRIES);
+    }
+
+    public long setMaxListpackEntries() {
+        return value(Directives.SET_MAX_LISTPACK_ENTRIES);
+    }
+
+    public long setMaxListpackValue() {
+        return value(Directives.SET_MAX_LISTPACK_VALUE);
+    }
+
+    public long zsetMaxListpackEntries() {
+        return value(Directives.ZSET_MAX_LISTPACK_ENTRIES);
+    }
+
+    public long zsetMaxListpackValue() {
+        return value(Directives.ZSET_MAX_LISTPACK_VALUE);
+    }
+
+    public ClientOutputBufferLimits clientOutputBufferLimits() {
+        return value(Directives.CLIENT_OUTPUT_BUFFER_LIMIT);
+    }
+
+    /** {@code client-query-buffer-limit}: bytes a client's unparsed input may grow to before it is closed. */
+    public long clientQueryBufferLimit() {
+        return value(Directives.CLIENT_QUERY_BUFFER_LIMIT);
+    }
+
+    /** {@code proto-max-bulk-len}: largest bulk string a request may carry, in bytes. */
+    public long protoMaxBulkLen() {
+        return value(Directives.PROTO_MAX_BULK_LEN);
+    }
+
+    /** {@code hz}: cron frequency, already capped to 1..500. */
+    public int hz() {
+        return value(Directives.HZ).intValue();
+    }
+
+    public boolean dynamicHz() {
+        return value(Directives.DYNAMIC_HZ);
+    }
+
+    public int lfuLogFactor() {
+        return value(Directives.LFU_LOG_FACTOR).intValue();
+    }
+
+    /** {@code lfu-decay-time}: minutes per LFU counter decay step. */
+    public int lfuDecayTime() {
+        return value(Directives.LFU_DECAY_TIME).intValue();
+    }
+
+    /** {@code active-expire-effort}: 1..10, how hard the active expire cycle works. */
+    public int activeExpireEffort() {
+        return value(Directives.ACTIVE_EXPIRE_EFFORT).intValue();
+    }
+
+    // ---------------------------------------------------------------- EXPIRY (Ebb)
+
+    public ExpiryStrategy expiryStrategy() {
+        return value(Directives.EXPIRY_STRATEGY);
+    }
+
+    /** {@code active-expire-slice-us}: time budget, in microseconds, of one fast active-expire cycle. */
+    public int activeExpireSliceMicros() {
+        return value(Directives.ACTIVE_EXPIRE_SLICE_US).intValue();
+    }
+
+    // ---------------------------------------------------------------- generic access
+
+    /** The config file this configuration was loaded from (absolute), if any. */
+    public Optional<Path> configFile() {
+        return Optional.ofNullable(configFile);
+    }
+
+    /** The value of a directive or alias as CONFIG GET prints it, or empty if there is no such directive. */
+    public Optional<String> valueOf(String name) {
+        Directive<?> directive = Directives.lookup(name);
+        return directive == null ? Optional.empty() : Optional.of(directive.format(values[directive.index]));
+    }
+
+    /** True if {@code name} is a directive whose value is a secret ({@code requirepass}); redact its CONFIG SET value. */
+    public boolean isSensitive(String name) {
+        Directive<?> directive = Directives.lookup(name);
+        return directive != null && directive.sensitive;
+    }
+
+    /**
+     * CONFIG GET: the directives matching any of {@code patterns}, each once, with values as Redis prints them.
+     * A pattern without {@code * ? [} is looked up exactly (case-insensitively) and answered under the spelling
+     * given; a glob is matched case-insensitively against every name and alias (Redis 7 lists aliases such as
+     * {@code lua-time-limit} as entries of their own). Cost: O(patterns x directives).
+     */
+    public List<Map.Entry<String, String>> configGet(String... patterns) {
+        Object[] snapshot = values;
+        Map<String, Map.Entry<String, String>> matches = new LinkedHashMap<>();
+        for (String pattern : patterns) {
+            if (!Glob.hasWildcards(pattern)) {
+                Directive<?> directive = Directives.lookup(pattern);
+                if (directive != null) {
+                    matches.putIfAbsent(ScalarTypes.lower(pattern),
+                            Map.entry(pattern, directive.format(snapshot[directive.index])));
+                }
+                continue;
+            }
+            Glob glob = Glob.compile(pattern, true);
+            for (String name : Directives.allNames()) {
+                if (!matches.containsKey(name) && glob.matches(name.getBytes(StandardCharsets.ISO_8859_1))) {
+                    Directive<?> directive = Directives.lookup(name);
+                    matches.put(name, Map.entry(name, directive.format(snapshot[directive.index])));
+                }
+            }
+        }
+        return List.copyOf(matches.values());
+    }
+
+    /**
+     * CONFIG SET: sets every {@code name value} pair, all or none, as Redis 7 does: unknown names, immutable
+     * directives, duplicates and bad values are found before anything changes; listeners run afterwards and a
+     * refusal rolls every value back.
+     *
+     * @param nameValuePairs {@code [name1, value1, name2, value2, ...]}; multi-argument values ({@code save},
+     *     {@code client-output-buffer-limit}) are one space-separated string as on the wire
+     * @throws ConfigCommandException with Redis's error text
+     */
+    public synchronized void configSet(List<String> nameValuePairs) throws ConfigCommandException {
+        ConfigSet.run(this, nameValuePairs);
+    }
+
+    /**
+     * CONFIG REWRITE: rewrites the file this configuration was loaded from, keeping its comments and layout.
+     *
+     * @throws ConfigCommandException {@code ERR The server is running without a config file}, or the I/O error
+     */
+    public synchronized void configRewrite() throws ConfigCommandException {
+        if (configFile == null) {
+            throw new ConfigCommandException("ERR The server is running without a config file");
+        }
+        configRewrite(configFile);
+    }
+
+    /** CONFIG REWRITE into {@code file}; see {@link ConfigRewriter} for the rules. */
+    public synchronized void configRewrite(Path file) throws ConfigCommandException {
+        try {
+            ConfigRewriter.rewriteFile(file, values);
+        } catch (IOException e) {
+            throw new ConfigCommandException("ERR Rewriting config file: " + ConfigLoader.describe(e));
+        }
+    }
+
+    /**
+     * Registers {@code listener} to run after a CONFIG SET changes the directive {@code name} (or its alias); see
+     * {@link ConfigListener}. A listener registered for several directives runs once per CONFIG SET.
+     *
+     * @throws IllegalArgumentException if there is no such directive
+     */
+    public synchronized void onChange(String name, ConfigListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        Directive<?> directive = Directives.lookup(name);
+        if (directive == null) {
+            throw new IllegalArgumentException("unknown config directive: name=" + name);
+        }
+        if (directive.mutability != Mutability.MUTABLE) {
+            throw new IllegalArgumentException("config directive cannot change at runtime: name=" + name);
+        }
+        listeners.computeIfAbsent(directive, d -> new ArrayList<>()).add(listener);
+    }
+
+    /** Like {@link #onChange(String, ConfigListener)} for an action that cannot fail. */
+    public void onChange(String name, Runnable action) {
+        Objects.requireNonNull(action, "action");
+        onChange(name, config -> action.run());
+    }
+
+    @Override
+    public String toString() {
+        return "ServerConfig[file=" + configFile + ", port=" + port() + "]";
+    }
+
+    <T> T value(Directive<T> directive) {
+        return directive.cast(values[directive.index]);
+    }
+
+    Object[] snapshot() {
+        return values;
+    }
+
+    void publish(Object[] newValues) {
+        values = newValues;
+    }
+
+    List<ConfigListener> listenersOf(Directive<?> directive) {
+        return listeners.getOrDefault(directive, List.of());
+    }
+
+    static void logRestoreFailure(ConfigListener listener, ConfigApplyException e) {
+        LOG.warn("Failed restoring configuration after a refused CONFIG SET: listener={}, reason={}",
+                listener, e.getMessage());
+    }
+
+    private Optional<Path> resolveInDir(String file) {
+        if (file.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(dir().resolve(file));
+    }
+}

@@ -1,0 +1,123 @@
+package dev.ebb.server.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ebb.server.config.Directive.Mutability;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The table itself: its self-checks, and that it holds exactly the directives Ebb promises. */
+class DirectivesTest {
+
+    @Test
+    void holdsTheDocumentedDirectivesInSectionOrder() {
+        List<String> names = new ArrayList<>();
+        for (Directive<?> directive : Directives.ALL) {
+            names.add(directive.name);
+        }
+
+        assertEquals(List.of("bind", "protected-mode", "port", "tcp-backlog", "timeout", "tcp-keepalive",
+                "daemonize", "pidfile", "loglevel", "logfile", "databases",
+                "save", "dbfilename", "dir", "requirepass", "maxclients",
+                "maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",
+                "lazyfree-lazy-eviction", "lazyfree-lazy-expire", "lazyfree-lazy-server-del",
+                "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "io-threads", "appendonly",
+                "busy-reply-threshold", "cluster-enabled", "slowlog-log-slower-than", "slowlog-max-len",
+                "latency-monitor-threshold", "notify-keyspace-events",
+                "hash-max-listpack-entries", "hash-max-listpack-value", "list-max-listpack-size",
+                "list-compress-depth", "set-max-intset-entries", "set-max-listpack-entries",
+                "set-max-listpack-value", "zset-max-listpack-entries", "zset-max-listpack-value",
+                "client-output-buffer-limit", "client-query-buffer-limit", "proto-max-bulk-len", "hz",
+                "dynamic-hz", "lfu-log-factor", "lfu-decay-time", "active-expire-effort",
+                "expiry-strategy", "active-expire-slice-us"), names);
+    }
+
+    @Test
+    void indexesMatchPositions() {
+        for (int i = 0; i < Directives.ALL.size(); i++) {
+            assertEquals(i, Directives.ALL.get(i).index);
+        }
+    }
+
+    @Test
+    void aliasesResolveToTheirDirective() {
+        assertSame(Directives.BUSY_REPLY_THRESHOLD, Directives.lookup("lua-time-limit"));
+        assertSame(Directives.HASH_MAX_LISTPACK_ENTRIES, Directives.lookup("HASH-MAX-ZIPLIST-ENTRIES"));
+        assertSame(Directives.LIST_MAX_LISTPACK_SIZE, Directives.lookup("list-max-ziplist-size"));
+        assertSame(Directives.ZSET_MAX_LISTPACK_VALUE, Directives.lookup("zset-max-ziplist-value"));
+        assertEquals(null, Directives.lookup("slaveof"));
+    }
+
+    @Test
+    void duplicateNameFailsNamingIt() {
+        Directive<Long> first = new Directive<>(0, "hz", List.of(), ScalarTypes.Int.range(0, 10), 1L,
+                Mutability.MUTABLE, false);
+        Directive<Long> second = new Directive<>(1, "speed", List.of("hz"), ScalarTypes.Int.range(0, 10), 1L,
+                Mutability.MUTABLE, false);
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> Directives.indexNames(List.of(first, second)));
+
+        assertEquals("duplicate config directive name: name=hz, used by 'hz' and 'speed'", e.getMessage());
+    }
+
+    @Test
+    void defaultOutsideItsRangeFailsNamingIt() {
+        Directive<Long> bad = new Directive<>(0, "effort", List.of(), ScalarTypes.Int.range(1, 10), 0L,
+                Mutability.MUTABLE, false);
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> Directives.checkDefaults(List.of(bad)));
+
+        assertTrue(e.getMessage().startsWith("default of 'effort' is invalid"), e.getMessage());
+    }
+
+    @Test
+    void everyDefaultIsWhatConfigGetShowsForAFreshConfig() {
+        ServerConfig config = ServerConfig.defaults();
+
+        assertEquals("6379", config.valueOf("port").orElseThrow());
+        assertEquals("10", config.valueOf("hz").orElseThrow());
+        assertEquals(ServerConfig.defaults().configGet("*"), config.configGet("*"));
+    }
+
+    @Test
+    void typedGettersReturnTheDefaults() {
+        ServerConfig c = ServerConfig.defaults();
+
+        assertEquals(List.of("127.0.0.1", "-::1"), c.bind());
+        assertEquals(6379, c.port());
+        assertTrue(c.protectedMode());
+        assertEquals(10, c.hz());
+        assertEquals(1, c.ioThreads());
+        assertEquals(16, c.databases());
+        assertEquals(10000, c.maxclients());
+        assertEquals(0, c.timeout());
+        assertEquals(300, c.tcpKeepalive());
+        assertEquals(511, c.tcpBacklog());
+        assertEquals(LogLevel.NOTICE, c.logLevel());
+        assertEquals("", c.logFile());
+        assertEquals("", c.pidFile());
+        assertEquals(0, c.maxmemory());
+        assertEquals(MaxmemoryPolicy.NOEVICTION, c.maxmemoryPolicy());
+        assertEquals(5, c.maxmemorySamples());
+        assertEquals(1, c.activeExpireEffort());
+        assertEquals(512L << 20, c.protoMaxBulkLen());
+        assertEquals(1L << 30, c.clientQueryBufferLimit());
+        assertEquals(10000, c.slowlogLogSlowerThan());
+        assertEquals(128, c.slowlogMaxLen());
+        assertEquals("", c.requirepass());
+        assertEquals(ExpiryStrategy.SAMPLING, c.expiryStrategy());
+        assertEquals(1000, c.activeExpireSliceMicros());
+        assertEquals(ClientOutputBufferLimits.DEFAULTS, c.clientOutputBufferLimits());
+        assertEquals(0, c.notifyKeyspaceEvents());
+        assertEquals(List.of(), c.save());
+        assertEquals(-2, c.listMaxListpackSize());
+        assertEquals(128, c.hashMaxListpackEntries());
+        assertEquals(5000, c.busyReplyThreshold());
+    }
+}

@@ -1,0 +1,530 @@
+package dev.ebb.storage;
+
+import dev.ebb.storage.expiry.ExpiryStrategy;
+import dev.ebb.storage.expiry.ExpiryStrategyKind;
+import java.util.Arrays;
+
+/**
+ * One Redis database: the main dict (key to value) and the {@code expires} dict (key to absolute
+ * expiry in unix ms), as in Redis's {@code redisDb}.
+ *
+ * <p><b>Keys.</b> Keys are {@code byte[]} compared by content. On insert the caller's array is
+ * stored as is (not copied), so callers must not modify a key array after handing it in. A key in
+ * {@code expires} is always the very array instance stored in the main dict, so a volatile key's
+ * bytes are held once. Only volatile keys are in {@code expires}, and every key in it is in the
+ * main dict.
+ *
+ * <p><b>Values.</b> A string value is a {@code byte[]}; other types implement
+ * {@link MemoryEstimated}. {@link Values#memoryOf} must accept every stored value.
+ *
+ * <p><b>Time.</b> Nothing here reads a clock: lookups take {@code nowMs}, the loop's current unix
+ * time in ms. A key is expired when {@code nowMs > expireAtMs}, as in Redis. Every lookup path
+ * (read, write, exists, random key, scan, idle time, setKey) first deletes its key if expired
+ * ("lazy expiry"): the key is counted in {@link #expiredKeys()}, the {@link ExpiryListener} is
+ * told, and the lookup sees no key.
+ *
+ * <p><b>LRU clock.</b> The dict's per-entry meta int holds the last access time in seconds,
+ * {@code (int) (nowMs / 1000)} ({@link #lruClock}); differences are taken in 32-bit arithmetic,
+ * so the 2038 wrap of the truncated value is harmless.
+ *
+ * <p><b>Memory.</b> {@link #usedMemory()} is kept incrementally: key and value bytes are added and
+ * subtracted on each mutation (O(1)), and the dicts' slot arrays and the expiry strategy's own
+ * index are read from their O(1) {@code memoryBytes()}. No operation walks the keyspace.
+ *
+ * <p><b>Costs.</b> Lookups, writes and expiry changes are O(1) expected: one probe of
+ * {@code expires} (skipped while it is empty) plus one or two probes of the main dict.
+ * {@link #flush()} is O(1): it swaps in fresh dicts and leaves the old ones to the GC.
+ *
+ * <p><b>Threading.</b> Not thread-safe and lock-free by design: a database belongs to the command
+ * loop thread, like everything in the keyspace.
+ */
+public final class Database {
+    /**
+     * How many expired keys {@link #randomKey} deletes before it gives up and answers "no key".
+     * Redis uses the same number of tries on replicas (which cannot delete expired keys); see
+     * {@link #randomKey} for why Ebb bounds the work on a primary too.
+     */
+    public static final int RANDOM_KEY_MAX_TRIES = 100;
+
+    /** {@link #getExpire} answer for a key without a time to live. */
+    public static final long NO_EXPIRE = -1;
+
+    private static final long MISSING = Long.MIN_VALUE;
+    private static final int SCAN_BUFFER_INITIAL = 16;
+    private static final int PRINTABLE_KEY_LIMIT = 64;
+
+    private final int id;
+    private final long seed;
+    private Dict<Object> dict;
+    private LongDict expires;
+    private ExpiryStrategy expiryStrategy;
+    private ExpiryListener expiryListener = ExpiryListener.NONE;
+
+    /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
+    private long payloadBytes;
+    private long avgTtlMs;
+    private long expiredKeys;
+
+    private byte[][] scanKeys = new byte[SCAN_BUFFER_INITIAL][];
+    private Object[] scanValues = new Object[SCAN_BUFFER_INITIAL];
+    private int scanCount;
+    private final Dict.Visitor<Object> scanCollector = this::collectScanned;
+
+    /** A database with the default ({@code sampling}) active expiry strategy. */
+    public Database(int id, long seed) {
+        this(id, seed, ExpiryStrategyKind.SAMPLING);
+    }
+
+    /**
+     * @param id the database index (SELECT number), reported to listeners
+     * @param seed the hash seed of both dicts (hash-flooding resistance); kept for {@link #flush}
+     * @param expiryKind the active expiry strategy; this database gets its own instance
+     */
+    public Database(int id, long seed, ExpiryStrategyKind expiryKind) {
+        if (id < 0) {
+            throw new IllegalArgumentException("database id must not be negative: id=" + id);
+        }
+        this.id = id;
+        this.seed = seed;
+        this.dict = new Dict<>(seed);
+        this.expires = new LongDict(seed);
+        this.expiryStrategy = expiryKind.newStrategy();
+    }
+
+    public int id() {
+        return id;
+    }
+
+    /** Sets the listener told about expired keys ({@link ExpiryListener#NONE} to stop). */
+    public void setExpiryListener(ExpiryListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null; use ExpiryListener.NONE");
+        }
+        this.expiryListener = listener;
+    }
+
+    // ---------------------------------------------------------------- lookups
+
+    /**
+     * The value at {@code key} for a read, or null. Applies lazy expiry and records the access
+     * time for LRU / OBJECT IDLETIME.
+     */
+    public Object lookupRead(byte[] key, long nowMs) {
+        return lookup(key, nowMs, true);
+    }
+
+    /** As {@link #lookupRead} without updating the access time (TYPE, TTL, OBJECT …). */
+    public Object lookupReadNoTouch(byte[] key, long nowMs) {
+        return lookup(key, nowMs, false);
+    }
+
+    /**
+     * The value at {@code key} before a write, or null. Applies lazy expiry and, as Redis 7 does
+     * for every lookup without NOTOUCH, records the access time.
+     */
+    public Object lookupWrite(byte[] key, long nowMs) {
+        return lookup(key, nowMs, true);
+    }
+
+    private Object lookup(byte[] key, long nowMs, boolean touch) {
+        if (expireIfNeeded(key, nowMs)) {
+            return null;
+        }
+        int h = dict.find(key);
+        if (h < 0) {
+            return null;
+        }
+        if (touch) {
+            dict.setMetaAt(h, lruClock(nowMs));
+        }
+        return dict.valueAt(h);
+    }
+
+    /** Whether {@code key} exists (EXISTS): lazy expiry, no access-time update. */
+    public boolean exists(byte[] key, long nowMs) {
+        return !expireIfNeeded(key, nowMs) && dict.containsKey(key);
+    }
+
+    /**
+     * Deletes {@code key} if it has a time to live that has passed ({@code nowMs > expireAt}):
+     * counts it in {@link #expiredKeys()} and tells the {@link ExpiryListener}. Redis's
+     * expireIfNeeded on a primary. Used by every lookup here, by the active expire cycle, and by
+     * commands that delete without a lookup (DEL checks this first, so an expired key is reported
+     * as expired, not as deleted).
+     *
+     * @return true if the key was expired and is now gone
+     */
+    public boolean expireIfNeeded(byte[] key, long nowMs) {
+        if (expires.isEmpty()) {
+            return false;
+        }
+        long when = expires.get(key, MISSING);
+        if (when == MISSING || nowMs <= when) {
+            return false;
+        }
+        removeEntry(key);
+        expiredKeys++;
+        expiryListener.expired(this, key);
+        return true;
+    }
+
+    /**
+     * A random live key (RANDOMKEY), or null when there is none. Expired keys met on the way are
+     * deleted as lazy expiry would.
+     *
+     * <p>Redis on a primary keeps drawing until it meets a live key or the database is empty,
+     * which can delete every key of a large, fully expired database inside one command. Ebb bounds
+     * this: after {@link #RANDOM_KEY_MAX_TRIES} expired draws in a row it returns null (as for an
+     * empty database) and leaves the rest to the active expire cycle. So on a database that is
+     * almost entirely expired, RANDOMKEY may answer nil although a few live keys remain. Always
+     * terminates: each try either returns or deletes a key.
+     *
+     * @return the stored key instance (do not modify it), or null
+     */
+    public byte[] randomKey(long nowMs) {
+        for (int tries = 0; tries < RANDOM_KEY_MAX_TRIES; tries++) {
+            byte[] key = dict.randomKey();
+            if (key == null) {
+                return null;
+            }
+            if (!expireIfNeeded(key, nowMs)) {
+                return key;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * One step of SCAN over the main dict: visits the keys of the buckets at {@code cursor} and
+     * returns the next cursor (0 when the iteration is complete). With Redis's guarantee: a key
+     * present for the whole iteration is visited at least once; duplicates are possible. As in
+     * Redis 7, keys met that are expired are deleted (lazy expiry) and not visited.
+     *
+     * <p>The step's keys are collected first and the visitor runs after the dict walk, so the
+     * visitor may read or modify this database, but must not start another scan of it. It
+     * receives the stored key instances, which it must not modify.
+     * Allocates nothing once the internal buffer has grown to the largest bucket run met.
+     */
+    public long scan(long cursor, long nowMs, Dict.Visitor<Object> visitor) {
+        scanCount = 0;
+        long next = dict.scan(cursor, scanCollector);
+        int count = scanCount;
+        byte[][] keys = scanKeys;
+        Object[] values = scanValues;
+        for (int i = 0; i < count; i++) {
+            byte[] key = keys[i];
+            Object value = values[i];
+            keys[i] = null;
+            values[i] = null;
+            if (!expireIfNeeded(key, nowMs)) {
+                visitor.visit(key, value);
+            }
+        }
+        scanCount = 0;
+        return next;
+    }
+
+    private void collectScanned(byte[] key, Object value) {
+        if (scanCount == scanKeys.length) {
+            scanKeys = Arrays.copyOf(scanKeys, scanCount * 2);
+            scanValues = Arrays.copyOf(scanValues, scanCount * 2);
+        }
+        scanKeys[scanCount] = key;
+        scanValues[scanCount] = value;
+        scanCount++;
+    }
+
+    /**
+     * Milliseconds since {@code key} was last accessed (OBJECT IDLETIME is this / 1000), with one
+     * second resolution; -1 if the key does not exist. Applies lazy expiry; does not touch.
+     */
+    public long idleMs(byte[] key, long nowMs) {
+        if (expireIfNeeded(key, nowMs)) {
+            return -1;
+        }
+        int h = dict.find(key);
+        if (h < 0) {
+            return -1;
+        }
+        int idleSeconds = lruClock(nowMs) - dict.metaAt(h);
+        return idleSeconds <= 0 ? 0 : idleSeconds * 1000L;
+    }
+
+    /** The access-time stamp kept in the dict meta: unix seconds truncated to 32 bits. */
+    public static int lruClock(long nowMs) {
+        return (int) (nowMs / 1000);
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /**
+     * Redis's setKey: stores {@code value} at {@code key}, inserting or overwriting, and removes
+     * any time to live. An existing but expired key is first expired (counted and notified), as
+     * Redis's lookupKeyWrite inside setKey does. The access time is set to now.
+     */
+    public void setKey(byte[] key, Object value, long nowMs) {
+        store(key, value, nowMs, false);
+    }
+
+    /** As {@link #setKey} but an existing key keeps its time to live (SET … KEEPTTL). */
+    public void setKeepTtl(byte[] key, Object value, long nowMs) {
+        store(key, value, nowMs, true);
+    }
+
+    private void store(byte[] key, Object value, long nowMs, boolean keepTtl) {
+        long valueBytes = Values.memoryOf(value);
+        expireIfNeeded(key, nowMs);
+        Object old = dict.put(key, value);
+        if (old == null) {
+            payloadBytes += Values.keyBytes(key) + valueBytes;
+        } else {
+            payloadBytes += valueBytes - Values.memoryOf(old);
+            if (!keepTtl) {
+                persist(key);
+            }
+        }
+        dict.setMetaAt(dict.find(key), lruClock(nowMs));
+    }
+
+    /**
+     * Redis's dbAdd: inserts a key the caller knows is absent (it looked the key up for write
+     * first, which also expired it if needed).
+     *
+     * @throws IllegalStateException if the key is present; the database is left unchanged
+     */
+    public void add(byte[] key, Object value, long nowMs) {
+        long valueBytes = Values.memoryOf(value);
+        Object old = dict.put(key, value);
+        if (old != null) {
+            dict.put(key, old);
+            throw new IllegalStateException("add of a key that exists: key=" + printable(key));
+        }
+        payloadBytes += Values.keyBytes(key) + valueBytes;
+        dict.setMetaAt(dict.find(key), lruClock(nowMs));
+    }
+
+    /**
+     * Removes {@code key}, its value and its time to live, without an expiry check (callers that
+     * must not delete an already expired key as a DEL call {@link #expireIfNeeded} first).
+     *
+     * @return the removed value, or null if the key was absent
+     */
+    public Object delete(byte[] key) {
+        return removeEntry(key);
+    }
+
+    private Object removeEntry(byte[] key) {
+        Object old = dict.remove(key);
+        if (old == null) {
+            return null;
+        }
+        payloadBytes -= Values.keyBytes(key) + Values.memoryOf(old);
+        persist(key);
+        return old;
+    }
+
+    /**
+     * Sets {@code key}'s absolute expiry (unix ms), replacing any previous one. The expires entry
+     * shares the main dict's key array.
+     *
+     * @throws IllegalArgumentException if the key does not exist, or {@code whenMs} is
+     *     {@link Long#MIN_VALUE} (reserved)
+     */
+    public void setExpire(byte[] key, long whenMs) {
+        if (whenMs == MISSING) {
+            throw new IllegalArgumentException("expire time out of range: whenMs=" + whenMs);
+        }
+        int h = dict.find(key);
+        if (h < 0) {
+            throw new IllegalArgumentException("setExpire on a missing key: key=" + printable(key));
+        }
+        byte[] storedKey = dict.keyAt(h);
+        expires.put(storedKey, whenMs);
+        expiryStrategy.expireSet(this, storedKey, whenMs);
+    }
+
+    /** {@code key}'s absolute expiry in unix ms, or {@link #NO_EXPIRE} (-1) if it has none. */
+    public long getExpire(byte[] key) {
+        if (expires.isEmpty()) {
+            return NO_EXPIRE;
+        }
+        long when = expires.get(key, MISSING);
+        return when == MISSING ? NO_EXPIRE : when;
+    }
+
+    /**
+     * Removes {@code key}'s time to live (PERSIST; no expiry check, callers look up first).
+     *
+     * @return true if the key had one
+     */
+    public boolean persist(byte[] key) {
+        if (expires.isEmpty() || !expires.remove(key)) {
+            return false;
+        }
+        if (expires.isEmpty()) {
+            avgTtlMs = 0;
+        }
+        expiryStrategy.expireRemoved(this, key);
+        return true;
+    }
+
+    /**
+     * Accounts for an in-place change of a stored value's size (APPEND, SETRANGE, HSET on an
+     * existing hash …): {@code deltaBytes} is the new size minus the old one.
+     */
+    public void adjustMemory(long deltaBytes) {
+        payloadBytes += deltaBytes;
+    }
+
+    /**
+     * Removes every key (FLUSHDB) in O(1): fresh dicts replace the old ones, which become
+     * garbage. Does not count as expiry; the {@link #expiredKeys()} counter is kept.
+     *
+     * @return the number of keys removed
+     */
+    public long flush() {
+        long removed = dict.size();
+        dict = new Dict<>(seed);
+        expires = new LongDict(seed);
+        payloadBytes = 0;
+        avgTtlMs = 0;
+        expiryStrategy.cleared(this);
+        return removed;
+    }
+
+    /**
+     * Exchanges the whole contents (keys, values, expiries, memory, avg_ttl, the expiry
+     * strategy's per-database state) with {@code other} (SWAPDB). Ids, listeners and the
+     * {@link #expiredKeys()} counters stay with their database. O(1).
+     */
+    public void swapWith(Database other) {
+        Dict<Object> d = dict;
+        dict = other.dict;
+        other.dict = d;
+        LongDict e = expires;
+        expires = other.expires;
+        other.expires = e;
+        ExpiryStrategy s = expiryStrategy;
+        expiryStrategy = other.expiryStrategy;
+        other.expiryStrategy = s;
+        long p = payloadBytes;
+        payloadBytes = other.payloadBytes;
+        other.payloadBytes = p;
+        long a = avgTtlMs;
+        avgTtlMs = other.avgTtlMs;
+        other.avgTtlMs = a;
+    }
+
+    /**
+     * Spends up to {@code budgetNanos} on incremental rehashing, main dict first, then
+     * {@code expires} with what is left (the cron's databasesCron step).
+     *
+     * @return the work done, as the sum of what the dicts' {@code rehashFor} report
+     */
+    public int rehashFor(long budgetNanos, NanoClock clock) {
+        if (!dict.isRehashing()) {
+            return expires.isRehashing() ? expires.rehashFor(budgetNanos, clock) : 0;
+        }
+        long start = clock.nanoTime();
+        int work = dict.rehashFor(budgetNanos, clock);
+        if (expires.isRehashing()) {
+            long left = budgetNanos - (clock.nanoTime() - start);
+            if (left > 0) {
+                work += expires.rehashFor(left, clock);
+            }
+        }
+        return work;
+    }
+
+    // ---------------------------------------------------------------- stats
+
+    /** Number of keys (DBSIZE, INFO keyspace {@code keys}), expired-but-not-yet-removed included. */
+    public int size() {
+        return dict.size();
+    }
+
+    /** Number of keys with a time to live (INFO keyspace {@code expires}). */
+    public int expiresSize() {
+        return expires.size();
+    }
+
+    /**
+     * INFO keyspace {@code avg_ttl} in ms: Redis's running estimate, fed by the active expire
+     * cycle with the mean TTL of the not-yet-expired keys each sampling loop sees (see
+     * {@link #recordTtlSample}); 0 when no key is volatile or nothing was sampled yet.
+     */
+    public long avgTtlMs() {
+        return avgTtlMs;
+    }
+
+    /** Keys removed by expiry from this database, lazily or actively (sum for INFO expired_keys). */
+    public long expiredKeys() {
+        return expiredKeys;
+    }
+
+    /** Clears {@link #expiredKeys()} (CONFIG RESETSTAT). */
+    public void resetStats() {
+        expiredKeys = 0;
+    }
+
+    /**
+     * Estimated bytes held: dict slot arrays of both dicts, keys (once, they are shared), values,
+     * and the expiry strategy's index. O(1); exact with respect to the estimates of
+     * {@link Values} as long as in-place value changes are reported via {@link #adjustMemory}.
+     */
+    public long usedMemory() {
+        return payloadBytes + dict.memoryBytes() + expires.memoryBytes() + expiryStrategy.memoryBytes();
+    }
+
+    /** Bytes of both dicts' slot arrays (for tests recomputing {@link #usedMemory()}). */
+    long slotArrayBytes() {
+        return dict.memoryBytes() + expires.memoryBytes();
+    }
+
+    // ---------------------------------------------------------------- expiry engine access
+
+    /**
+     * The {@code expires} dict, for expiry strategies that sample it. Callers must treat it as
+     * read-only: remove expired keys through {@link #expireIfNeeded}.
+     */
+    public LongDict expires() {
+        return expires;
+    }
+
+    /** This database's active expiry strategy instance. */
+    public ExpiryStrategy expiryStrategy() {
+        return expiryStrategy;
+    }
+
+    /**
+     * Folds the mean TTL seen by one sampling loop into {@link #avgTtlMs()} the way Redis does: the
+     * first sample is taken as is, then each new one weighs 2% (integer arithmetic).
+     */
+    public void recordTtlSample(long meanTtlMs) {
+        long avg = avgTtlMs == 0 ? meanTtlMs : avgTtlMs;
+        avgTtlMs = (avg / 50) * 49 + (meanTtlMs / 50);
+    }
+
+    /** Up to 64 bytes of {@code key} for messages, non-printable bytes as {@code \xNN}. */
+    static String printable(byte[] key) {
+        StringBuilder sb = new StringBuilder(Math.min(key.length, PRINTABLE_KEY_LIMIT) + 8);
+        int n = Math.min(key.length, PRINTABLE_KEY_LIMIT);
+        for (int i = 0; i < n; i++) {
+            int b = key[i] & 0xff;
+            if (b >= 0x20 && b < 0x7f && b != '\\') {
+                sb.append((char) b);
+            } else {
+                sb.append(String.format("\\x%02x", b));
+            }
+        }
+        if (key.length > n) {
+            sb.append("...(").append(key.length).append(" bytes)");
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public String toString() {
+        return "Database{id=" + id + ", keys=" + dict.size() + ", expires=" + expires.size() + '}';
+    }
+}

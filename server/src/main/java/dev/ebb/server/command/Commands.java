@@ -1,0 +1,22 @@
+package dev.ebb.server.command;
+
+/** Assembles the command table from every family's rows. */
+public final class Commands {
+    private static final CommandTable TABLE = CommandTable.of(
+            ConnectionCommands.specs(),
+            ClientCommands.specs(),
+            ServerCommands.specs(),
+            InfoCommand.specs(),
+            CommandDocs.specs(),
+            KeyCommands.specs(),
+            StringCommands.specs(),
+            BitmapCommands.specs());
+
+    private Commands() {
+    }
+
+    /** The standard table, built and checked once. */
+    public static CommandTable table() {
+        return TABLE;
+    }
+}

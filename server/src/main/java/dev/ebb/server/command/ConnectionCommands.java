@@ -1,0 +1,218 @@
+package dev.ebb.server.command;
+
+import static dev.ebb.server.command.CommandFlags.ALLOW_BUSY;
+import static dev.ebb.server.command.CommandFlags.FAST;
+import static dev.ebb.server.command.CommandFlags.LOADING;
+import static dev.ebb.server.command.CommandFlags.NOSCRIPT;
+import static dev.ebb.server.command.CommandFlags.NO_AUTH;
+import static dev.ebb.server.command.CommandFlags.STALE;
+import static dev.ebb.server.command.CommandSpec.spec;
+
+import dev.ebb.resp.RespWriter;
+import dev.ebb.server.Client;
+import dev.ebb.server.Server;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+
+/**
+ * Connection commands: PING, ECHO, QUIT, SELECT, HELLO, AUTH, RESET.
+ *
+ * <p>Authentication follows Redis 7 without ACLs: the only user is {@code default}. With no
+ * {@code requirepass} it has no password ("nopass"), so {@code AUTH default <anything>} succeeds and
+ * the single-argument AUTH is refused as a likely configuration mistake; with {@code requirepass}
+ * set, the password must match (compared in constant time).
+ */
+public final class ConnectionCommands {
+    /** The only user name Ebb knows (no ACLs). */
+    static final String DEFAULT_USER = "default";
+
+    private ConnectionCommands() {
+    }
+
+    static List<CommandSpec.Builder> specs() {
+        long handshake = NOSCRIPT | LOADING | STALE | FAST | NO_AUTH | ALLOW_BUSY;
+        return List.of(
+                spec("ping", -1, FAST, 0, 0, 0, ConnectionCommands::ping)
+                        .doc(CommandGroup.CONNECTION, "1.0.0", "Returns the server's liveliness response.", "[message]")
+                        .complexity("O(1)"),
+                spec("echo", 2, LOADING | STALE | FAST, 0, 0, 0, ConnectionCommands::echo)
+                        .doc(CommandGroup.CONNECTION, "1.0.0", "Returns the given string.", "message")
+                        .complexity("O(1)"),
+                spec("quit", -1, handshake, 0, 0, 0, ConnectionCommands::quit)
+                        .doc(CommandGroup.CONNECTION, "1.0.0", "Closes the connection.", "")
+                        .complexity("O(1)"),
+                spec("select", 2, LOADING | STALE | FAST, 0, 0, 0, ConnectionCommands::select)
+                        .doc(CommandGroup.CONNECTION, "1.0.0", "Changes the selected database.", "index")
+                        .complexity("O(1)"),
+                spec("hello", -1, handshake, 0, 0, 0, ConnectionCommands::hello)
+                        .doc(CommandGroup.CONNECTION, "6.0.0", "Handshakes with the Redis server.",
+                                "[protover [AUTH username password] [SETNAME clientname]]")
+                        .complexity("O(1)"),
+                spec("auth", -2, handshake, 0, 0, 0, ConnectionCommands::auth)
+                        .doc(CommandGroup.CONNECTION, "1.0.0", "Authenticates the connection.", "[username] password")
+                        .complexity("O(N) where N is the number of passwords defined for the user"),
+                spec("reset", 1, handshake, 0, 0, 0, ConnectionCommands::reset)
+                        .doc(CommandGroup.CONNECTION, "6.2.0", "Resets the connection.", "")
+                        .complexity("O(1)"));
+    }
+
+    static void ping(Client c, byte[][] argv) {
+        if (argv.length > 2) {
+            c.reply().error(Errors.wrongArity("ping"));
+        } else if (argv.length == 2) {
+            c.reply().bulk(argv[1]);
+        } else {
+            c.reply().pong();
+        }
+    }
+
+    static void echo(Client c, byte[][] argv) {
+        c.reply().bulk(argv[1]);
+    }
+
+    static void quit(Client c, byte[][] argv) {
+        c.reply().ok();
+        c.closeAfterReply();
+    }
+
+    static void select(Client c, byte[][] argv) {
+        long index = Arguments.longOrReply(c, argv[1]);
+        if (index == Arguments.INVALID) {
+            return;
+        }
+        if (index < 0 || index >= c.server().databases()) {
+            c.reply().error(Errors.DB_INDEX_OUT_OF_RANGE);
+            return;
+        }
+        c.select(c.server().db((int) index));
+        c.reply().ok();
+    }
+
+    /**
+     * HELLO [protover [AUTH username password] [SETNAME clientname]]: switches the protocol and
+     * replies the server's handshake map. Options are all checked before anything changes; the name
+     * is set only once the connection is authenticated, as in Redis 7.2.
+     */
+    static void hello(Client c, byte[][] argv) {
+        int protocol = c.protocol();
+        int next = 1;
+        if (argv.length >= 2) {
+            long version;
+            try {
+                version = Arguments.parseLong(argv[1]);
+            } catch (NumberFormatException e) {
+                c.reply().error(Errors.PROTOCOL_NOT_INTEGER);
+                return;
+            }
+            if (version < 2 || version > 3) {
+                c.reply().error(Errors.PROTOCOL_VERSION);
+                return;
+            }
+            protocol = (int) version;
+            next = 2;
+        }
+        byte[] user = null;
+        byte[] password = null;
+        byte[] name = null;
+        for (int j = next; j < argv.length; j++) {
+            int more = argv.length - 1 - j;
+            if (Arguments.is(argv[j], "auth") && more >= 2) {
+                user = argv[j + 1];
+                password = argv[j + 2];
+                j += 2;
+            } else if (Arguments.is(argv[j], "setname") && more >= 1) {
+                name = argv[j + 1];
+                if (!ClientCommands.validName(name)) {
+                    c.reply().error(Errors.CLIENT_NAME_CHARACTERS);
+                    return;
+                }
+                j++;
+            } else {
+                c.reply().error(Errors.helloSyntax(argv[j]));
+                return;
+            }
+        }
+        if (user != null && !authenticate(c, user, password)) {
+            c.reply().error(Errors.WRONGPASS);
+            return;
+        }
+        if (!c.authenticated()) {
+            c.reply().error(Errors.HELLO_NOAUTH);
+            return;
+        }
+        if (name != null) {
+            c.name(name.length == 0 ? null : name);
+        }
+        c.protocol(protocol);
+        RespWriter w = c.reply();
+        w.mapHeader(7);
+        w.bulk("server");
+        w.bulk("redis");
+        w.bulk("version");
+        w.bulk(Server.REDIS_VERSION);
+        w.bulk("proto");
+        w.integer(protocol);
+        w.bulk("id");
+        w.integer(c.id());
+        w.bulk("mode");
+        w.bulk("standalone");
+        w.bulk("role");
+        w.bulk("master");
+        w.bulk("modules");
+        w.emptyArray();
+    }
+
+    /** AUTH [username] password. */
+    static void auth(Client c, byte[][] argv) {
+        if (argv.length > 3) {
+            c.reply().error(Errors.SYNTAX);
+            return;
+        }
+        if (argv.length == 2 && requirepass(c).length == 0) {
+            c.reply().error(Errors.AUTH_WITHOUT_PASSWORD);
+            return;
+        }
+        byte[] user = argv.length == 3 ? argv[1] : DEFAULT_USER.getBytes(StandardCharsets.US_ASCII);
+        if (authenticate(c, user, argv[argv.length - 1])) {
+            c.reply().ok();
+        } else {
+            c.reply().error(Errors.WRONGPASS);
+        }
+    }
+
+    /**
+     * Checks a user and password against the {@code default} user and marks the connection
+     * authenticated on success. A failed attempt leaves the connection's state as it was.
+     */
+    static boolean authenticate(Client c, byte[] user, byte[] password) {
+        if (!Arguments.text(user).equals(DEFAULT_USER)) {
+            return false;
+        }
+        byte[] expected = requirepass(c);
+        if (expected.length > 0 && !MessageDigest.isEqual(expected, password)) {
+            return false;
+        }
+        c.authenticated(true);
+        return true;
+    }
+
+    private static byte[] requirepass(Client c) {
+        return c.server().config().requirepass().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * RESET: the connection as it was when it connected: database 0, RESP2, no name, no
+     * NO-EVICT/NO-TOUCH, and unauthenticated again when a password is required. Transactions,
+     * subscriptions and tracking belong to their own families and are not touched here.
+     */
+    static void reset(Client c, byte[][] argv) {
+        c.select(c.server().db(0));
+        c.protocol(2);
+        c.name(null);
+        c.setFlag(Client.FLAG_NO_EVICT, false);
+        c.setFlag(Client.FLAG_NO_TOUCH, false);
+        c.authenticated(requirepass(c).length == 0);
+        c.reply().simple("RESET");
+    }
+}

@@ -1,0 +1,157 @@
+package dev.ebb.server.command;
+
+/**
+ * Redis's error replies, byte for byte as Redis 7 sends them (without the leading '-' and CRLF).
+ * Texts that take a value are built by the static methods here, so every command words them the
+ * same way.
+ */
+public final class Errors {
+    public static final String WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
+    public static final String SYNTAX = "ERR syntax error";
+    public static final String NOT_INTEGER = "ERR value is not an integer or out of range";
+    public static final String NOT_FLOAT = "ERR value is not a valid float";
+    public static final String NO_SUCH_KEY = "ERR no such key";
+    public static final String INDEX_OUT_OF_RANGE = "ERR index out of range";
+    public static final String DB_INDEX_OUT_OF_RANGE = "ERR DB index is out of range";
+    public static final String INCR_OVERFLOW = "ERR increment or decrement would overflow";
+    public static final String INCR_NAN_OR_INF = "ERR increment would produce NaN or Infinity";
+    public static final String STRING_TOO_LONG = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+    public static final String OFFSET_OUT_OF_RANGE = "ERR offset is out of range";
+    public static final String BIT_OFFSET = "ERR bit offset is not an integer or out of range";
+    public static final String BIT_VALUE = "ERR bit is not an integer or out of range";
+    public static final String BIT_ARGUMENT = "ERR The bit argument must be 1 or 0.";
+    public static final String BITOP_NOT_SINGLE_KEY = "ERR BITOP NOT must be called with a single source key.";
+    public static final String DECREMENT_OVERFLOW = "ERR decrement would overflow";
+    public static final String LCS_NOT_STRINGS = "ERR The specified keys must contain string values";
+    public static final String LCS_LEN_AND_IDX = "ERR If you want both the length and indexes, please just use IDX.";
+    public static final String LCS_TOO_MUCH_MEMORY =
+            "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len";
+    public static final String SAME_OBJECT = "ERR source and destination objects are the same";
+    public static final String INVALID_EXPIRE_TIME = "ERR invalid expire time in '%s' command";
+    public static final String PROTOCOL_VERSION = "NOPROTO unsupported protocol version";
+    public static final String NOAUTH = "NOAUTH Authentication required.";
+    public static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";
+    public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    public static final String MULTI_NESTED = "ERR MULTI calls can not be nested";
+    public static final String INT_OUT_OF_RANGE =
+            "ERR value is out of range, value must between -2147483648 and 2147483647";
+    public static final String INVALID_CURSOR = "ERR invalid cursor";
+    public static final String EXPIRE_NX_INCOMPATIBLE =
+            "ERR NX and XX, GT or LT options at the same time are not compatible";
+    public static final String EXPIRE_GT_LT_INCOMPATIBLE = "ERR GT and LT options at the same time are not compatible";
+    public static final String TIMEOUT_NOT_INTEGER = "ERR timeout is not an integer or out of range";
+    public static final String TIMEOUT_NEGATIVE = "ERR timeout is negative";
+    public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not"
+            + " tracked. Please note that when switching between policies at runtime LRU and LFU data will take some"
+            + " time to adjust.";
+    /** Ebb's own: OBJECT FREQ under an LFU policy, until the keyspace keeps an LFU counter per key. */
+    public static final String LFU_NOT_TRACKED = "ERR access frequency is not tracked by Ebb yet";
+    public static final String LFU_SELECTED = "ERR An LFU maxmemory policy is selected, idle time not tracked."
+            + " Please note that when switching between policies at runtime LRU and LFU data will take some time"
+            + " to adjust.";
+
+    // Connection, CLIENT, COMMAND, SHUTDOWN (connection/client/server families).
+    public static final String PROTOCOL_NOT_INTEGER = "ERR Protocol version is not an integer or out of range";
+    public static final String HELLO_NOAUTH = "NOAUTH HELLO must be called with the client already authenticated,"
+            + " otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and"
+            + " select the RESP protocol version at the same time";
+    public static final String AUTH_WITHOUT_PASSWORD = "ERR AUTH <password> called without any password configured"
+            + " for the default user. Are you sure your configuration is correct?";
+    public static final String CLIENT_NAME_CHARACTERS =
+            "ERR Client names cannot contain spaces, newlines or special characters.";
+    public static final String NO_SUCH_CLIENT = "ERR No such client";
+    public static final String CLIENT_ID_NOT_POSITIVE = "ERR client-id should be greater than 0";
+    public static final String INVALID_CLIENT_ID = "ERR Invalid client ID";
+    public static final String INVALID_COMMAND_SPECIFIED = "ERR Invalid command specified";
+    public static final String COMMAND_HAS_NO_KEYS = "ERR The command has no key arguments";
+    public static final String INVALID_NUMBER_OF_ARGUMENTS = "ERR Invalid number of arguments specified for command";
+    public static final String INVALID_ARGUMENTS_FOR_COMMAND = "ERR Invalid arguments specified for command";
+    public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
+    public static final String SHUTDOWN_FAILED = "ERR Errors trying to SHUTDOWN. Check logs.";
+
+    private Errors() {
+    }
+
+    /** {@code ERR wrong number of arguments for 'get' command} (full name, e.g. {@code config|get}). */
+    public static String wrongArity(String fullName) {
+        return "ERR wrong number of arguments for '" + fullName + "' command";
+    }
+
+    /** {@code ERR invalid expire time in 'set' command}. */
+    public static String invalidExpireTime(String commandName) {
+        return String.format(INVALID_EXPIRE_TIME, commandName);
+    }
+
+    /**
+     * Redis's unknown-command error: the name (at most 128 bytes) and the first arguments, each
+     * quoted and followed by a space, the whole argument list cut at 128 bytes.
+     */
+    public static String unknownCommand(byte[][] argv) {
+        StringBuilder args = new StringBuilder();
+        for (int i = 1; i < argv.length && args.length() < 128; i++) {
+            String arg = printable(argv[i]);
+            int room = 128 - args.length();
+            args.append('\'').append(arg, 0, Math.min(arg.length(), room)).append("' ");
+        }
+        String name = printable(argv[0]);
+        if (name.length() > 128) {
+            name = name.substring(0, 128);
+        }
+        return "ERR unknown command '" + name + "', with args beginning with: " + args;
+    }
+
+    /** {@code ERR Unsupported option foo} (EXPIRE and friends). */
+    public static String unsupportedOption(byte[] option) {
+        return "ERR Unsupported option " + printable(option);
+    }
+
+    /** {@code ERR Syntax error in HELLO option 'foo'}. */
+    public static String helloSyntax(byte[] option) {
+        return "ERR Syntax error in HELLO option '" + printable(option) + "'";
+    }
+
+    /** {@code ERR Unknown client type 'foo'} (CLIENT LIST / KILL TYPE). */
+    public static String unknownClientType(byte[] type) {
+        return "ERR Unknown client type '" + printable(type) + "'";
+    }
+
+    /** {@code ERR No such user 'bob'} (CLIENT KILL USER). */
+    public static String noSuchUser(byte[] user) {
+        return "ERR No such user '" + printable(user) + "'";
+    }
+
+    /** {@code ERR Unrecognized option 'foo'} (CLIENT SETINFO). */
+    public static String unrecognizedOption(byte[] option) {
+        return "ERR Unrecognized option '" + printable(option) + "'";
+    }
+
+    /** {@code ERR lib-name cannot contain spaces, newlines or special characters.}, spelled as the client did. */
+    public static String clientAttributeCharacters(byte[] attribute) {
+        return "ERR " + printable(attribute) + " cannot contain spaces, newlines or special characters.";
+    }
+
+    /** {@code ERR unknown subcommand or wrong number of arguments for 'foo'. Try DEBUG HELP.} */
+    public static String debugUnknownSubcommand(byte[] sub) {
+        return "ERR unknown subcommand or wrong number of arguments for '" + printable(sub) + "'. Try DEBUG HELP.";
+    }
+
+    /** {@code ERR unknown subcommand 'foo'. Try CONFIG HELP.} */
+    public static String unknownSubcommand(byte[] sub, String container) {
+        String name = printable(sub);
+        if (name.length() > 128) {
+            name = name.substring(0, 128);
+        }
+        return "ERR unknown subcommand '" + name + "'. Try " + container.toUpperCase(java.util.Locale.ROOT)
+                + " HELP.";
+    }
+
+    /** Bytes as Latin-1 text with CR and LF replaced by spaces, as Redis does in error replies. */
+    public static String printable(byte[] bytes) {
+        char[] out = new char[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            char c = (char) (bytes[i] & 0xff);
+            out[i] = c == '\r' || c == '\n' ? ' ' : c;
+        }
+        return new String(out);
+    }
+}

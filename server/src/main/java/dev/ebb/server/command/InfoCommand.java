@@ -1,0 +1,373 @@
+package dev.ebb.server.command;
+
+import static dev.ebb.server.command.CommandFlags.LOADING;
+import static dev.ebb.server.command.CommandFlags.STALE;
+import static dev.ebb.server.command.CommandSpec.spec;
+
+import dev.ebb.server.Client;
+import dev.ebb.server.Server;
+import dev.ebb.server.ServerStats;
+import dev.ebb.server.config.ServerVersion;
+import dev.ebb.storage.Database;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.lang.management.OperatingSystemMXBean;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * INFO [section …]: the server's state as Redis's {@code field:value} text, CRLF line endings,
+ * {@code # Section} headers, sections separated by an empty line, in Redis's order whatever order
+ * they were asked in. {@code default}, {@code all} and {@code everything} give every section Ebb
+ * has; an unknown section gives nothing. RESP3 clients get it as verbatim text.
+ *
+ * <p>Sections and what their numbers are, where Ebb differs from Redis:
+ * <ul>
+ *   <li><b>memory</b>: {@code used_memory} is the keyspace's own estimate (sum of
+ *       {@link Database#usedMemory()}), not the process's allocations; {@code used_memory_rss} is
+ *       the process's resident set from {@code /proc/self/status} (the JVM's committed heap where
+ *       there is no /proc), so {@code mem_fragmentation_ratio} mostly measures the JVM's own
+ *       footprint. {@code used_memory_peak} is the highest {@code used_memory} INFO has seen
+ *       (Redis also samples it in its cron). The {@code jvm_heap_*} fields are Ebb's.</li>
+ *   <li><b>persistence</b>: Ebb never saves, so the save and AOF fields report that nothing ever
+ *       happened; {@code rdb_last_save_time} is the start time, as in Redis before a first save.
+ *       {@code rdb_changes_since_last_save} is left out: Ebb does not count changes.</li>
+ *   <li><b>cpu</b>: {@code used_cpu_*} from {@code /proc/self/stat} (all JVM threads, GC included;
+ *       summed thread times where there is no /proc); the {@code _main_thread} fields are the
+ *       command loop thread's own.</li>
+ *   <li><b>replication</b>: always a master without replicas; {@code master_replid} is the run id.</li>
+ *   <li>{@code blocked_clients} and {@code evicted_keys} are 0: no Ebb command blocks and nothing
+ *       evicts keys yet; whoever adds either must report it here.</li>
+ *   <li>No {@code commandstats}, {@code errorstats} or {@code latencystats}: Ebb keeps no
+ *       per-command or per-error statistics.</li>
+ * </ul>
+ * Costs: O(databases + clients) plus two small /proc reads; only ever run on the command loop.
+ */
+public final class InfoCommand {
+    private static final String[] SECTIONS = {
+        "server", "clients", "memory", "persistence", "stats", "replication", "cpu", "modules", "cluster", "keyspace",
+    };
+    private static final String ZERO_REPLID = "0000000000000000000000000000000000000000";
+    private static final int CLOCK_TICKS_PER_SECOND = 100;
+    private static final Path PROC_STATUS = Path.of("/proc/self/status");
+    private static final Path PROC_STAT = Path.of("/proc/self/stat");
+
+    private InfoCommand() {
+    }
+
+    static List<CommandSpec.Builder> specs() {
+        return List.of(
+                spec("info", -1, LOADING | STALE, 0, 0, 0, InfoCommand::info)
+                        .doc(CommandGroup.SERVER, "1.0.0", "Returns information and statistics about the server.",
+                                "[section [section ...]]")
+                        .complexity("O(1)"));
+    }
+
+    static void info(Client c, byte[][] argv) {
+        boolean all = argv.length == 1;
+        Set<String> wanted = new HashSet<>();
+        for (int i = 1; i < argv.length; i++) {
+            String section = Arguments.text(argv[i]).toLowerCase(Locale.ROOT);
+            if (section.equals("default") || section.equals("all") || section.equals("everything")) {
+                all = true;
+            } else {
+                wanted.add(section);
+            }
+        }
+        c.reply().verbatim(text(c, all, wanted));
+    }
+
+    /** The INFO text of every section in {@code wanted} (or all of them), in Redis's order. */
+    static String text(Client c, boolean all, Set<String> wanted) {
+        StringBuilder out = new StringBuilder(4096);
+        int written = 0;
+        for (String section : SECTIONS) {
+            if (!all && !wanted.contains(section)) {
+                continue;
+            }
+            if (written++ > 0) {
+                out.append("\r\n");
+            }
+            appendSection(out, section, c);
+        }
+        return out.toString();
+    }
+
+    private static void appendSection(StringBuilder out, String section, Client c) {
+        Server s = c.server();
+        switch (section) {
+            case "server" -> server(out, s, c);
+            case "clients" -> clients(out, s);
+            case "memory" -> memory(out, s);
+            case "persistence" -> persistence(out, s);
+            case "stats" -> stats(out, s);
+            case "replication" -> replication(out, s);
+            case "cpu" -> cpu(out);
+            case "modules" -> out.append("# Modules\r\n");
+            case "cluster" -> {
+                out.append("# Cluster\r\n");
+                field(out, "cluster_enabled", 0);
+            }
+            case "keyspace" -> keyspace(out, s);
+            default -> throw new IllegalArgumentException("no such INFO section: " + section);
+        }
+    }
+
+    /** {@code tcp_port} is read from the asking connection's local address: the port actually bound. */
+    private static void server(StringBuilder out, Server s, Client c) {
+        long uptimeSeconds = Math.max(0, (s.nowMs() - s.startMs()) / 1000);
+        out.append("# Server\r\n");
+        field(out, "redis_version", Server.REDIS_VERSION);
+        field(out, "redis_mode", "standalone");
+        field(out, "os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + machine());
+        field(out, "arch_bits", System.getProperty("sun.arch.data.model", "64"));
+        field(out, "process_id", ProcessHandle.current().pid());
+        field(out, "process_supervised", "no");
+        field(out, "run_id", s.runId());
+        field(out, "tcp_port", c.laddr().substring(c.laddr().lastIndexOf(':') + 1));
+        field(out, "server_time_usec", s.nowMs() * 1000);
+        field(out, "uptime_in_seconds", uptimeSeconds);
+        field(out, "uptime_in_days", uptimeSeconds / 86400);
+        field(out, "hz", s.config().hz());
+        field(out, "configured_hz", s.config().hz());
+        field(out, "executable", ProcessHandle.current().info().command().orElse(""));
+        field(out, "config_file", s.config().configFile().map(Path::toString).orElse(""));
+        field(out, "io_threads_active", s.config().ioThreads() > 1 ? 1 : 0);
+        field(out, "ebb_version", ServerVersion.ebbVersion());
+        field(out, "java_version", System.getProperty("java.version"));
+    }
+
+    /** {@code os.arch} as uname names it. */
+    private static String machine() {
+        String arch = System.getProperty("os.arch");
+        return arch.equals("amd64") ? "x86_64" : arch;
+    }
+
+    private static void clients(StringBuilder out, Server s) {
+        out.append("# Clients\r\n");
+        field(out, "connected_clients", s.clients().size());
+        field(out, "cluster_connections", 0);
+        field(out, "maxclients", s.config().maxclients());
+        field(out, "blocked_clients", 0);
+        field(out, "tracking_clients", 0);
+    }
+
+    private static void memory(StringBuilder out, Server s) {
+        long used = usedMemory(s);
+        long peak = s.stats().observeUsedMemory(used);
+        long rss = residentSetBytes();
+        long maxmemory = s.config().maxmemory();
+        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        out.append("# Memory\r\n");
+        field(out, "used_memory", used);
+        field(out, "used_memory_human", bytesToHuman(used));
+        field(out, "used_memory_rss", rss);
+        field(out, "used_memory_rss_human", bytesToHuman(rss));
+        field(out, "used_memory_peak", peak);
+        field(out, "used_memory_peak_human", bytesToHuman(peak));
+        field(out, "used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 0 : 100.0 * used / peak));
+        long total = totalSystemMemory();
+        field(out, "total_system_memory", total);
+        field(out, "total_system_memory_human", bytesToHuman(total));
+        field(out, "maxmemory", maxmemory);
+        field(out, "maxmemory_human", bytesToHuman(maxmemory));
+        field(out, "maxmemory_policy", s.config().maxmemoryPolicy().configName());
+        field(out, "mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f", used == 0 ? 0 : (double) rss / used));
+        field(out, "mem_allocator", "jvm");
+        field(out, "jvm_heap_used", heap.getUsed());
+        field(out, "jvm_heap_committed", heap.getCommitted());
+        field(out, "jvm_heap_max", heap.getMax());
+    }
+
+    /** INFO's {@code used_memory}: the keyspace estimate of every database. */
+    static long usedMemory(Server s) {
+        long used = 0;
+        for (int i = 0; i < s.databases(); i++) {
+            used += s.db(i).usedMemory();
+        }
+        return used;
+    }
+
+    private static void persistence(StringBuilder out, Server s) {
+        out.append("# Persistence\r\n");
+        field(out, "loading", 0);
+        field(out, "async_loading", 0);
+        field(out, "rdb_bgsave_in_progress", 0);
+        field(out, "rdb_last_save_time", s.startMs() / 1000);
+        field(out, "rdb_last_bgsave_status", "ok");
+        field(out, "rdb_last_bgsave_time_sec", -1);
+        field(out, "rdb_current_bgsave_time_sec", -1);
+        field(out, "rdb_saves", 0);
+        field(out, "aof_enabled", 0);
+        field(out, "aof_rewrite_in_progress", 0);
+        field(out, "aof_rewrite_scheduled", 0);
+        field(out, "aof_last_rewrite_time_sec", -1);
+        field(out, "aof_current_rewrite_time_sec", -1);
+        field(out, "aof_last_bgrewrite_status", "ok");
+        field(out, "aof_rewrites", 0);
+        field(out, "aof_last_write_status", "ok");
+    }
+
+    private static void stats(StringBuilder out, Server s) {
+        ServerStats st = s.stats();
+        long expired = 0;
+        for (int i = 0; i < s.databases(); i++) {
+            expired += s.db(i).expiredKeys();
+        }
+        out.append("# Stats\r\n");
+        field(out, "total_connections_received", st.totalConnectionsReceived());
+        field(out, "total_commands_processed", st.totalCommandsProcessed());
+        field(out, "instantaneous_ops_per_sec", st.instantaneousOpsPerSec());
+        field(out, "total_net_input_bytes", st.netInputBytes());
+        field(out, "total_net_output_bytes", st.netOutputBytes());
+        field(out, "instantaneous_input_kbps", String.format(Locale.ROOT, "%.2f", st.instantaneousInputKbps()));
+        field(out, "instantaneous_output_kbps", String.format(Locale.ROOT, "%.2f", st.instantaneousOutputKbps()));
+        field(out, "rejected_connections", st.rejectedConnections());
+        field(out, "expired_keys", expired);
+        field(out, "expired_stale_perc", String.format(Locale.ROOT, "%.2f", s.expireCycle().expiredStalePerc()));
+        field(out, "expired_time_cap_reached_count", s.expireCycle().expiredTimeCapReachedCount());
+        field(out, "expire_cycle_cpu_milliseconds", s.expireCycle().expireCycleCpuMilliseconds());
+        field(out, "evicted_keys", 0);
+        field(out, "evicted_clients", 0);
+        field(out, "keyspace_hits", st.keyspaceHits());
+        field(out, "keyspace_misses", st.keyspaceMisses());
+        field(out, "total_error_replies", st.totalErrorReplies());
+        field(out, "unexpected_error_replies", st.unexpectedErrorReplies());
+    }
+
+    private static void replication(StringBuilder out, Server s) {
+        out.append("# Replication\r\n");
+        field(out, "role", "master");
+        field(out, "connected_slaves", 0);
+        field(out, "master_failover_state", "no-failover");
+        field(out, "master_replid", s.runId());
+        field(out, "master_replid2", ZERO_REPLID);
+        field(out, "master_repl_offset", 0);
+        field(out, "second_repl_offset", -1);
+        field(out, "repl_backlog_active", 0);
+        field(out, "repl_backlog_first_byte_offset", 0);
+        field(out, "repl_backlog_histlen", 0);
+    }
+
+    private static void cpu(StringBuilder out) {
+        double[] process = processCpuSeconds();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        double loopUser = 0;
+        double loopSys = 0;
+        if (threads.isCurrentThreadCpuTimeSupported()) {
+            long cpu = threads.getCurrentThreadCpuTime();
+            long user = threads.getCurrentThreadUserTime();
+            loopUser = user / 1e9;
+            loopSys = Math.max(0, cpu - user) / 1e9;
+        }
+        out.append("# CPU\r\n");
+        field(out, "used_cpu_sys", seconds(process[1]));
+        field(out, "used_cpu_user", seconds(process[0]));
+        field(out, "used_cpu_sys_children", seconds(0));
+        field(out, "used_cpu_user_children", seconds(0));
+        field(out, "used_cpu_sys_main_thread", seconds(loopSys));
+        field(out, "used_cpu_user_main_thread", seconds(loopUser));
+    }
+
+    private static String seconds(double seconds) {
+        return String.format(Locale.ROOT, "%.6f", seconds);
+    }
+
+    /** Only databases holding keys, as {@code db0:keys=N,expires=M,avg_ttl=T}. */
+    private static void keyspace(StringBuilder out, Server s) {
+        out.append("# Keyspace\r\n");
+        for (int i = 0; i < s.databases(); i++) {
+            Database db = s.db(i);
+            if (db.size() > 0) {
+                out.append("db").append(i)
+                        .append(":keys=").append(db.size())
+                        .append(",expires=").append(db.expiresSize())
+                        .append(",avg_ttl=").append(db.avgTtlMs())
+                        .append("\r\n");
+            }
+        }
+    }
+
+    private static void field(StringBuilder out, String name, Object value) {
+        out.append(name).append(':').append(value).append("\r\n");
+    }
+
+    private static void field(StringBuilder out, String name, long value) {
+        out.append(name).append(':').append(value).append("\r\n");
+    }
+
+    /** Redis's bytesToHuman: {@code 1023B}, {@code 1.00K}, {@code 1.50M} … */
+    static String bytesToHuman(long n) {
+        double d = n;
+        if (n < 1024) {
+            return n + "B";
+        } else if (n < 1024L * 1024) {
+            return String.format(Locale.ROOT, "%.2fK", d / 1024);
+        } else if (n < 1024L * 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.2fM", d / (1024 * 1024));
+        } else if (n < 1024L * 1024 * 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.2fG", d / (1024L * 1024 * 1024));
+        } else if (n < 1024L * 1024 * 1024 * 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.2fT", d / (1024L * 1024 * 1024 * 1024));
+        } else if (n < 1024L * 1024 * 1024 * 1024 * 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.2fP", d / (1024L * 1024 * 1024 * 1024 * 1024));
+        }
+        return n + "B";
+    }
+
+    /** The process's resident set size in bytes ({@code VmRSS}), or the JVM's committed heap. */
+    private static long residentSetBytes() {
+        try {
+            for (String line : Files.readAllLines(PROC_STATUS, StandardCharsets.US_ASCII)) {
+                if (line.startsWith("VmRSS:")) {
+                    String kb = line.substring("VmRSS:".length()).trim().split("\\s+")[0];
+                    return Long.parseLong(kb) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException unavailable) {
+            // not Linux, or /proc not mounted: fall back below
+        }
+        return Runtime.getRuntime().totalMemory();
+    }
+
+    private static long totalSystemMemory() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean) {
+            return ((com.sun.management.OperatingSystemMXBean) os).getTotalMemorySize();
+        }
+        return 0;
+    }
+
+    /**
+     * {user, system} CPU seconds of the whole process: {@code utime}/{@code stime} of
+     * {@code /proc/self/stat} (in clock ticks, 100 a second on Linux), or else the summed user and
+     * total CPU times of the live threads.
+     */
+    private static double[] processCpuSeconds() {
+        try {
+            String stat = Files.readString(PROC_STAT, StandardCharsets.US_ASCII);
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            long utime = Long.parseLong(fields[11]);
+            long stime = Long.parseLong(fields[12]);
+            return new double[] {(double) utime / CLOCK_TICKS_PER_SECOND, (double) stime / CLOCK_TICKS_PER_SECOND};
+        } catch (IOException | RuntimeException unavailable) {
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long user = 0;
+            long cpu = 0;
+            if (threads.isThreadCpuTimeSupported()) {
+                for (long id : threads.getAllThreadIds()) {
+                    user += Math.max(0, threads.getThreadUserTime(id));
+                    cpu += Math.max(0, threads.getThreadCpuTime(id));
+                }
+            }
+            return new double[] {user / 1e9, Math.max(0, cpu - user) / 1e9};
+        }
+    }
+}

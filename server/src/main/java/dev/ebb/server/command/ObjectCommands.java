@@ -1,0 +1,233 @@
+package dev.ebb.server.command;
+
+import static dev.ebb.server.command.CommandFlags.LOADING;
+import static dev.ebb.server.command.CommandFlags.READONLY;
+import static dev.ebb.server.command.CommandFlags.STALE;
+import static dev.ebb.server.command.CommandSpec.container;
+import static dev.ebb.server.command.CommandSpec.spec;
+
+import dev.ebb.server.Client;
+import dev.ebb.server.config.MaxmemoryPolicy;
+import dev.ebb.storage.Database;
+import dev.ebb.storage.Values;
+import java.util.List;
+
+/**
+ * Object introspection: OBJECT ENCODING/IDLETIME/FREQ/REFCOUNT/HELP and MEMORY USAGE/HELP.
+ * Registered through {@link KeyCommands#specs()}.
+ */
+public final class ObjectCommands {
+    /**
+     * Per-key bytes of the keyspace tables: the key's slot in the main dict (key reference, value
+     * reference and the access-time int, 4 bytes each) and, for a volatile key, its slot in
+     * {@code expires} (key reference and a long). The empty slots of the tables are not apportioned
+     * to keys.
+     */
+    static final long MAIN_SLOT_BYTES = 12;
+    static final long EXPIRES_SLOT_BYTES = 12;
+
+    /** Redis shares one object for each integer string in [0, 10000) and reports a huge refcount. */
+    private static final long SHARED_INTEGERS = 10_000;
+    private static final long SHARED_REFCOUNT = Integer.MAX_VALUE;
+
+    private static final String[] OBJECT_HELP = {
+        "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "ENCODING <key>",
+        "    Return the kind of internal representation used in order to store the value",
+        "    associated with a <key>.",
+        "FREQ <key>",
+        "    Return the access frequency index of the <key>. The returned integer is",
+        "    proportional to the logarithm of the recent access frequency of the key.",
+        "IDLETIME <key>",
+        "    Return the idle time of the <key>, that is the approximated number of",
+        "    seconds elapsed since the last access to the key.",
+        "REFCOUNT <key>",
+        "    Return the number of references of the value associated with the specified",
+        "    <key>.",
+        "HELP",
+        "    Prints this help.",
+    };
+
+    /** Redis's MEMORY HELP lines for the subcommands Ebb implements (Redis also lists DOCTOR, STATS …). */
+    private static final String[] MEMORY_HELP = {
+        "MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "USAGE <key> [SAMPLES <count>]",
+        "    Return memory in bytes used by <key> and its value. Nested values are",
+        "    sampled up to <count> times (default: 5, 0 means sample all).",
+        "HELP",
+        "    Prints this help.",
+    };
+
+    private ObjectCommands() {
+    }
+
+    static List<CommandSpec.Builder> specs() {
+        return List.of(
+                container("object", -2, 0)
+                        .doc(CommandGroup.GENERIC, "2.2.3", "A container for object introspection commands.", "")
+                        .sub(spec("encoding", 3, READONLY, 2, 2, 1, ObjectCommands::encoding)
+                                .doc(CommandGroup.GENERIC, "2.2.3", "Returns the internal encoding of a Redis object.",
+                                        "key"))
+                        .sub(spec("freq", 3, READONLY, 2, 2, 1, ObjectCommands::freq)
+                                .doc(CommandGroup.GENERIC, "4.0.0",
+                                        "Returns the logarithmic access frequency counter of a Redis object.", "key"))
+                        .sub(spec("idletime", 3, READONLY, 2, 2, 1, ObjectCommands::idletime)
+                                .doc(CommandGroup.GENERIC, "2.2.3",
+                                        "Returns the time since the last access to a Redis object.", "key"))
+                        .sub(spec("refcount", 3, READONLY, 2, 2, 1, ObjectCommands::refcount)
+                                .doc(CommandGroup.GENERIC, "2.2.3", "Returns the reference count of a value of a key.",
+                                        "key"))
+                        .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, ObjectCommands::objectHelp)
+                                .doc(CommandGroup.GENERIC, "6.2.0",
+                                        "Returns helpful text about the different subcommands.", "")),
+                container("memory", -2, 0)
+                        .doc(CommandGroup.SERVER, "4.0.0", "A container for memory diagnostics commands.", "")
+                        .sub(spec("usage", -3, READONLY, 2, 2, 1, ObjectCommands::memoryUsage)
+                                .doc(CommandGroup.SERVER, "4.0.0", "Estimates the memory usage of a key.",
+                                        "key [SAMPLES count]"))
+                        .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, ObjectCommands::memoryHelp)
+                                .doc(CommandGroup.SERVER, "4.0.0",
+                                        "Returns helpful text about the different subcommands.", "")));
+    }
+
+    /**
+     * The value at {@code argv[2]} for OBJECT, or null after replying nil. A read lookup that
+     * leaves the access time alone and counts in keyspace hits/misses, as Redis's.
+     */
+    private static Object lookupOrReplyNull(Client c, byte[][] argv) {
+        Object value = KeyCommands.lookupReadNoTouch(c, argv[2]);
+        if (value == null) {
+            c.reply().nullBulk();
+        }
+        return value;
+    }
+
+    static void encoding(Client c, byte[][] argv) {
+        Object value = lookupOrReplyNull(c, argv);
+        if (value != null) {
+            c.reply().bulk(Types.encoding(value));
+        }
+    }
+
+    /** OBJECT IDLETIME: seconds since the last access, from the database's access clock. */
+    static void idletime(Client c, byte[][] argv) {
+        Object value = lookupOrReplyNull(c, argv);
+        if (value == null) {
+            return;
+        }
+        if (lfuPolicy(c)) {
+            c.reply().error(Errors.LFU_SELECTED);
+            return;
+        }
+        c.reply().integer(c.db().idleMs(argv[2], c.server().nowMs()) / 1000);
+    }
+
+    /**
+     * OBJECT FREQ. Without an LFU maxmemory-policy Redis refuses it, and so does Ebb. With one,
+     * Ebb differs: the keyspace keeps an access time per key but no LFU counter yet, so it says
+     * so in an error rather than invent a frequency.
+     */
+    static void freq(Client c, byte[][] argv) {
+        Object value = lookupOrReplyNull(c, argv);
+        if (value == null) {
+            return;
+        }
+        if (!lfuPolicy(c)) {
+            c.reply().error(Errors.LFU_NOT_SELECTED);
+            return;
+        }
+        c.reply().error(Errors.LFU_NOT_TRACKED);
+    }
+
+    /**
+     * OBJECT REFCOUNT. A JVM value has no reference count; Ebb answers what Redis would for the
+     * same value: its shared-object count for small integer strings (Redis shares those unless an
+     * LRU/LFU policy with a maxmemory limit is set, judged here by the current config rather than
+     * the one in force when the value was stored), otherwise 1.
+     */
+    static void refcount(Client c, byte[][] argv) {
+        Object value = lookupOrReplyNull(c, argv);
+        if (value == null) {
+            return;
+        }
+        c.reply().integer(isSharedInteger(c, value) ? SHARED_REFCOUNT : 1);
+    }
+
+    private static boolean isSharedInteger(Client c, Object value) {
+        if (!(value instanceof byte[]) || !Types.stringEncoding((byte[]) value).equals("int")) {
+            return false;
+        }
+        long n = Arguments.parseLong((byte[]) value);
+        if (n < 0 || n >= SHARED_INTEGERS) {
+            return false;
+        }
+        boolean sharingDisabled = c.server().config().maxmemory() > 0 && (lruPolicy(c) || lfuPolicy(c));
+        return !sharingDisabled;
+    }
+
+    private static boolean lfuPolicy(Client c) {
+        MaxmemoryPolicy policy = c.server().config().maxmemoryPolicy();
+        return policy == MaxmemoryPolicy.ALLKEYS_LFU || policy == MaxmemoryPolicy.VOLATILE_LFU;
+    }
+
+    private static boolean lruPolicy(Client c) {
+        MaxmemoryPolicy policy = c.server().config().maxmemoryPolicy();
+        return policy == MaxmemoryPolicy.ALLKEYS_LRU || policy == MaxmemoryPolicy.VOLATILE_LRU;
+    }
+
+    static void objectHelp(Client c, byte[][] argv) {
+        replyHelp(c, OBJECT_HELP);
+    }
+
+    /**
+     * MEMORY USAGE key [SAMPLES count]: the key's bytes, its value's estimate and its slots in the
+     * keyspace tables, from the same accounting as {@code used_memory}. Every Ebb value keeps its
+     * estimate up to date in O(1), so nothing is sampled: SAMPLES is validated as Redis does and
+     * does not change the answer. Unlike Redis (which reads the dict directly) the lookup applies
+     * lazy expiry, so an expired key is gone and answers nil. Not counted in keyspace hits/misses.
+     */
+    static void memoryUsage(Client c, byte[][] argv) {
+        for (int i = 3; i < argv.length; i++) {
+            if (Arguments.is(argv[i], "samples") && i + 1 < argv.length) {
+                long samples;
+                try {
+                    samples = Arguments.parseLong(argv[++i]);
+                } catch (NumberFormatException e) {
+                    c.reply().error(Errors.NOT_INTEGER);
+                    return;
+                }
+                if (samples < 0) {
+                    c.reply().error(Errors.SYNTAX);
+                    return;
+                }
+            } else {
+                c.reply().error(Errors.SYNTAX);
+                return;
+            }
+        }
+        byte[] key = argv[2];
+        Database db = c.db();
+        Object value = db.lookupReadNoTouch(key, c.server().nowMs());
+        if (value == null) {
+            c.reply().nullBulk();
+            return;
+        }
+        long bytes = Values.keyBytes(key) + Values.memoryOf(value) + MAIN_SLOT_BYTES;
+        if (db.getExpire(key) != Database.NO_EXPIRE) {
+            bytes += EXPIRES_SLOT_BYTES;
+        }
+        c.reply().integer(bytes);
+    }
+
+    static void memoryHelp(Client c, byte[][] argv) {
+        replyHelp(c, MEMORY_HELP);
+    }
+
+    /** A HELP reply: an array of status lines, as Redis's addReplyHelp. */
+    private static void replyHelp(Client c, String[] lines) {
+        c.reply().arrayHeader(lines.length);
+        for (String line : lines) {
+            c.reply().simple(line);
+        }
+    }
+}

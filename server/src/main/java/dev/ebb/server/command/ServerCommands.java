@@ -1,0 +1,242 @@
+package dev.ebb.server.command;
+
+import static dev.ebb.server.command.CommandFlags.ADMIN;
+import static dev.ebb.server.command.CommandFlags.ALLOW_BUSY;
+import static dev.ebb.server.command.CommandFlags.FAST;
+import static dev.ebb.server.command.CommandFlags.LOADING;
+import static dev.ebb.server.command.CommandFlags.NOSCRIPT;
+import static dev.ebb.server.command.CommandFlags.NO_MULTI;
+import static dev.ebb.server.command.CommandFlags.STALE;
+import static dev.ebb.server.command.CommandSpec.spec;
+
+import dev.ebb.resp.RespWriter;
+import dev.ebb.server.Client;
+import dev.ebb.server.Server;
+import dev.ebb.server.config.ConfigCommandException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Server administration: CONFIG (GET, SET, RESETSTAT, REWRITE, HELP), SHUTDOWN, DEBUG (SLEEP,
+ * HELP), ROLE and LASTSAVE.
+ *
+ * <p>Persistence: Ebb has none, and answers as a Redis that has never saved would. LASTSAVE is the
+ * start time; SHUTDOWN (no save points are ever configured to be honoured) stops at once, but
+ * SHUTDOWN SAVE fails as a Redis whose save fails does, unless FORCE is given. SAVE and BGSAVE are
+ * not offered at all: replying OK would claim a snapshot that does not exist.
+ *
+ * <p>DEBUG: Redis refuses it unless {@code enable-debug-command} allows it; Ebb has no such
+ * directive and always allows the two harmless subcommands it has.
+ */
+public final class ServerCommands {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerCommands.class);
+    /** The leading number of a strtod argument: Redis's DEBUG SLEEP reads "0.5s" as 0.5 and "abc" as 0. */
+    private static final Pattern LEADING_NUMBER = Pattern.compile("^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
+    private ServerCommands() {
+    }
+
+    static List<CommandSpec.Builder> specs() {
+        long admin = ADMIN | NOSCRIPT | LOADING | STALE;
+        return List.of(
+                CommandSpec.container("config", -2, 0)
+                        .doc(CommandGroup.SERVER, "2.0.0", "A container for server configuration commands.", "")
+                        .complexity("Depends on subcommand.")
+                        .sub(spec("get", -3, admin, 0, 0, 0, ServerCommands::configGet)
+                                .doc(CommandGroup.SERVER, "2.0.0",
+                                        "Returns the effective values of configuration parameters.",
+                                        "parameter [parameter ...]")
+                                .complexity("O(N) when N is the number of configuration parameters provided"))
+                        .sub(spec("set", -4, admin, 0, 0, 0, ServerCommands::configSet)
+                                .doc(CommandGroup.SERVER, "2.0.0", "Sets configuration parameters in-flight.",
+                                        "parameter value [parameter value ...]")
+                                .complexity("O(N) when N is the number of configuration parameters provided"))
+                        .sub(spec("resetstat", 2, admin, 0, 0, 0, ServerCommands::configResetstat)
+                                .doc(CommandGroup.SERVER, "2.0.0", "Resets the server's statistics.", "")
+                                .complexity("O(1)"))
+                        .sub(spec("rewrite", 2, admin, 0, 0, 0, ServerCommands::configRewrite)
+                                .doc(CommandGroup.SERVER, "2.8.0", "Persists the effective configuration to file.", "")
+                                .complexity("O(1)"))
+                        .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, ServerCommands::configHelp)
+                                .doc(CommandGroup.SERVER, "5.0.0",
+                                        "Returns helpful text about the different subcommands.", "")
+                                .complexity("O(1)")),
+                spec("shutdown", -1, admin | NO_MULTI | ALLOW_BUSY, 0, 0, 0, ServerCommands::shutdown)
+                        .doc(CommandGroup.SERVER, "1.0.0",
+                                "Synchronously saves the database(s) to disk and shuts down the Redis server.",
+                                "[NOSAVE | SAVE] [NOW] [FORCE] [ABORT]")
+                        .complexity("O(N) when saving, where N is the total number of keys in all databases when"
+                                + " saving data, otherwise O(1)"),
+                spec("debug", -2, admin, 0, 0, 0, ServerCommands::debug)
+                        .doc(CommandGroup.SERVER, "1.0.0", "A container for debugging commands.",
+                                "<SLEEP delay | HELP>")
+                        .complexity("Depends on subcommand."),
+                spec("role", 1, NOSCRIPT | LOADING | STALE | FAST, 0, 0, 0, ServerCommands::role)
+                        .doc(CommandGroup.SERVER, "2.8.12", "Returns the replication role.", "")
+                        .complexity("O(1)"),
+                spec("lastsave", 1, LOADING | STALE | FAST, 0, 0, 0, ServerCommands::lastsave)
+                        .doc(CommandGroup.SERVER, "1.0.0",
+                                "Returns the Unix timestamp of the last successful save to disk.", "")
+                        .complexity("O(1)"));
+    }
+
+    /** CONFIG GET pattern …: a map of directive to value, each directive once. */
+    static void configGet(Client c, byte[][] argv) {
+        String[] patterns = new String[argv.length - 2];
+        for (int i = 2; i < argv.length; i++) {
+            patterns[i - 2] = new String(argv[i], StandardCharsets.ISO_8859_1);
+        }
+        List<Map.Entry<String, String>> entries = c.server().config().configGet(patterns);
+        RespWriter w = c.reply();
+        w.mapHeader(entries.size());
+        for (Map.Entry<String, String> entry : entries) {
+            w.bulk(entry.getKey());
+            w.bulk(entry.getValue());
+        }
+    }
+
+    /** CONFIG SET name value …: all or nothing, with the config subsystem's Redis error texts. */
+    static void configSet(Client c, byte[][] argv) {
+        List<String> pairs = new ArrayList<>(argv.length - 2);
+        for (int i = 2; i < argv.length; i++) {
+            pairs.add(Arguments.text(argv[i]));
+        }
+        try {
+            c.server().config().configSet(pairs);
+        } catch (ConfigCommandException e) {
+            c.reply().error(e.getMessage());
+            return;
+        }
+        c.reply().ok();
+    }
+
+    /** CONFIG RESETSTAT: the INFO counters, the expired-key counts and the active expiry statistics. */
+    static void configResetstat(Client c, byte[][] argv) {
+        Server s = c.server();
+        s.stats().reset();
+        for (int i = 0; i < s.databases(); i++) {
+            s.db(i).resetStats();
+        }
+        s.expireCycle().resetStats();
+        c.reply().ok();
+    }
+
+    static void configRewrite(Client c, byte[][] argv) {
+        try {
+            c.server().config().configRewrite();
+        } catch (ConfigCommandException e) {
+            c.reply().error(e.getMessage());
+            return;
+        }
+        c.reply().ok();
+    }
+
+    static void configHelp(Client c, byte[][] argv) {
+        CommandDocs.replyHelp(c, "CONFIG",
+                "GET <pattern>",
+                "    Return parameters matching the glob-like <pattern> and their values.",
+                "SET <directive> <value>",
+                "    Set the configuration <directive> to <value>.",
+                "RESETSTAT",
+                "    Reset statistics reported by the INFO command.",
+                "REWRITE",
+                "    Rewrite the configuration file.");
+    }
+
+    /**
+     * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is never a shutdown in progress to abort:
+     * Ebb stops as soon as it is asked. SAVE cannot be honoured (no persistence), so it fails unless
+     * FORCE says to stop anyway. On success no reply is sent; the connection closes as the server
+     * stops.
+     */
+    static void shutdown(Client c, byte[][] argv) {
+        boolean save = false;
+        boolean nosave = false;
+        boolean force = false;
+        boolean abort = false;
+        boolean now = false;
+        for (int i = 1; i < argv.length; i++) {
+            if (Arguments.is(argv[i], "nosave")) {
+                nosave = true;
+            } else if (Arguments.is(argv[i], "save")) {
+                save = true;
+            } else if (Arguments.is(argv[i], "now")) {
+                now = true;
+            } else if (Arguments.is(argv[i], "force")) {
+                force = true;
+            } else if (Arguments.is(argv[i], "abort")) {
+                abort = true;
+            } else {
+                c.reply().error(Errors.SYNTAX);
+                return;
+            }
+        }
+        if ((abort && (save || nosave || now || force)) || (save && nosave)) {
+            c.reply().error(Errors.SYNTAX);
+            return;
+        }
+        if (abort) {
+            c.reply().error(Errors.NO_SHUTDOWN_IN_PROGRESS);
+            return;
+        }
+        if (save && !force) {
+            LOG.warn("SHUTDOWN SAVE refused: Ebb has no persistence and cannot save (use SHUTDOWN NOSAVE or FORCE)");
+            c.reply().error(Errors.SHUTDOWN_FAILED);
+            return;
+        }
+        LOG.info("User requested shutdown (client id={} addr={})", c.id(), c.addr());
+        c.server().shutdown();
+    }
+
+    /** DEBUG subcommand …, dispatched here as Redis does (its errors name the subcommand). */
+    static void debug(Client c, byte[][] argv) {
+        if (Arguments.is(argv[1], "help") && argv.length == 2) {
+            CommandDocs.replyHelp(c, "DEBUG",
+                    "SLEEP <seconds>",
+                    "    Stop the server for <seconds>. Decimals allowed.");
+        } else if (Arguments.is(argv[1], "sleep") && argv.length == 3) {
+            debugSleep(c, argv[2]);
+        } else {
+            c.reply().error(Errors.debugUnknownSubcommand(argv[1]));
+        }
+    }
+
+    /**
+     * DEBUG SLEEP seconds: blocks the command loop, and so every client, like Redis. The argument is
+     * read as C's strtod would: its leading number, 0 if there is none.
+     */
+    private static void debugSleep(Client c, byte[] arg) {
+        Matcher m = LEADING_NUMBER.matcher(new String(arg, StandardCharsets.ISO_8859_1));
+        double seconds = m.find() ? Double.parseDouble(m.group().trim()) : 0;
+        long micros = (long) (seconds * 1_000_000);
+        if (micros > 0) {
+            try {
+                TimeUnit.MICROSECONDS.sleep(micros);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        c.reply().ok();
+    }
+
+    /** ROLE: Ebb is always a master without replicas: {@code master}, offset 0, no replicas. */
+    static void role(Client c, byte[][] argv) {
+        RespWriter w = c.reply();
+        w.arrayHeader(3);
+        w.bulk("master");
+        w.integer(0);
+        w.emptyArray();
+    }
+
+    /** LASTSAVE: Ebb never saves, so it is the server's start time (unix seconds), as in Redis before any save. */
+    static void lastsave(Client c, byte[][] argv) {
+        c.reply().integer(c.server().startMs() / 1000);
+    }
+}

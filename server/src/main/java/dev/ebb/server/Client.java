@@ -23,7 +23,7 @@ public final class Client {
     private final RespWriter reply;
     private final String addr;
     private final String laddr;
-    private final long createdMs;
+    private long createdMs;
 
     private Database db;
     private byte[] name;
@@ -110,6 +110,12 @@ public final class Client {
     /** Local address as {@code ip:port}. */
     public String laddr() {
         return laddr;
+    }
+
+    /** Stamps the connection time; the loop calls it when it registers the client, with its own clock. */
+    void connectedAt(long nowMs) {
+        this.createdMs = nowMs;
+        this.lastInteractionMs = nowMs;
     }
 
     public long createdMs() {

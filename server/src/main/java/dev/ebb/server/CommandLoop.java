@@ -72,6 +72,7 @@ final class CommandLoop {
     }
 
     private void register(Client c) {
+        c.connectedAt(server.tick());
         if (server.clients().size() >= server.config().maxclients()) {
             server.stats().rejectedConnections.incrementAndGet();
             c.markClosed();

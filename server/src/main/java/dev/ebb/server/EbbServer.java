@@ -55,6 +55,7 @@ public final class EbbServer implements AutoCloseable {
 
     private EbbServer(ServerConfig config, LongSupplier clock) throws InterruptedException {
         this.config = config;
+        CommandTable table = Commands.table().renamed(config.renamedCommands());
         int ioThreads = config.ioThreads();
         boolean epoll = Epoll.isAvailable();
         DefaultThreadFactory ioFactory = new DefaultThreadFactory(ioThreads == 1 ? "ebb-loop" : "ebb-io", false);
@@ -67,7 +68,6 @@ public final class EbbServer implements AutoCloseable {
             this.separateLoop = new DefaultEventLoop(new DefaultThreadFactory("ebb-loop", false));
             executor = separateLoop;
         }
-        CommandTable table = Commands.table();
         Server server = new Server(config, table, clock, System.nanoTime(), this::closeAsync);
         this.loop = new CommandLoop(server, executor);
         RespLimits limits = new RespLimits();

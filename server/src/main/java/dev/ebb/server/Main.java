@@ -48,6 +48,10 @@ public final class Main {
         EbbServer server;
         try {
             server = EbbServer.start(config);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+            return;
         } catch (RuntimeException e) {
             log.error("Could not start Ebb: {}", e.getMessage());
             System.exit(1);

@@ -113,6 +113,7 @@ public final class Server {
         }
         c.touch(nowMs, spec);
         stats.totalCommandsProcessed++;
+        long errorsBefore = c.reply().errorReplies();
         try {
             spec.handler().execute(c, argv);
         } catch (RuntimeException e) {
@@ -120,6 +121,7 @@ public final class Server {
             stats.unexpectedErrorReplies++;
             c.reply().error("ERR " + e);
         }
+        stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
     }
 
     private void reject(Client c, String error) {

@@ -1,10 +1,14 @@
 package dev.ebb.server.command;
 
+import dev.ebb.server.config.ConfigException;
+import dev.ebb.server.config.RenamedCommand;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -18,20 +22,24 @@ import java.util.Set;
  */
 public final class CommandTable {
     private final CommandSpec[] slots;
+    private final String[] slotNames;
     private final int mask;
     private final List<CommandSpec> all;
 
-    private CommandTable(List<CommandSpec> specs) {
+    /** Indexes each spec under {@code names[i]} (its own name, or the name rename-command gave it). */
+    private CommandTable(List<CommandSpec> specs, List<String> names) {
         int capacity = Integer.highestOneBit(Math.max(16, specs.size() * 4) - 1) << 1;
         this.slots = new CommandSpec[capacity];
+        this.slotNames = new String[capacity];
         this.mask = capacity - 1;
-        for (CommandSpec spec : specs) {
-            byte[] name = spec.name().getBytes(StandardCharsets.US_ASCII);
-            int i = foldedHash(name) & mask;
+        for (int n = 0; n < specs.size(); n++) {
+            String name = names.get(n);
+            int i = foldedHash(name.getBytes(StandardCharsets.ISO_8859_1)) & mask;
             while (slots[i] != null) {
                 i = (i + 1) & mask;
             }
-            slots[i] = spec;
+            slots[i] = specs.get(n);
+            slotNames[i] = name;
         }
         this.all = Collections.unmodifiableList(new ArrayList<>(specs));
     }
@@ -40,7 +48,7 @@ public final class CommandTable {
     @SafeVarargs
     public static CommandTable of(List<CommandSpec.Builder>... families) {
         List<CommandSpec> specs = new ArrayList<>();
-        Set<String> names = new HashSet<>();
+        Set<String> names = new LinkedHashSet<>();
         for (List<CommandSpec.Builder> family : families) {
             for (CommandSpec.Builder b : family) {
                 CommandSpec spec = b.build();
@@ -51,7 +59,42 @@ public final class CommandTable {
                 specs.add(spec);
             }
         }
-        return new CommandTable(specs);
+        return new CommandTable(specs, new ArrayList<>(names));
+    }
+
+    /**
+     * This table with {@code rename-command} applied: a command is found under its new name only,
+     * or not at all when the new name is empty. As in Redis the command keeps its own name in
+     * errors and COMMAND output; only dispatch changes.
+     *
+     * @throws IllegalArgumentException with Redis's fatal config error text, naming the line
+     */
+    public CommandTable renamed(List<RenamedCommand> renames) {
+        if (renames.isEmpty()) {
+            return this;
+        }
+        List<CommandSpec> specs = new ArrayList<>(all);
+        List<String> names = new ArrayList<>();
+        for (CommandSpec spec : specs) {
+            names.add(spec.name());
+        }
+        for (RenamedCommand rename : renames) {
+            int index = names.indexOf(rename.from().toLowerCase(Locale.ROOT));
+            if (index < 0) {
+                throw renameError(rename, "No such command in rename-command");
+            }
+            if (rename.disables()) {
+                specs.remove(index);
+                names.remove(index);
+                continue;
+            }
+            String to = rename.to().toLowerCase(Locale.ROOT);
+            if (names.contains(to)) {
+                throw renameError(rename, "Target command name already exists");
+            }
+            names.set(index, to);
+        }
+        return new CommandTable(specs, names);
     }
 
     private static void check(CommandSpec spec) {
@@ -73,12 +116,16 @@ public final class CommandTable {
         }
     }
 
+    private static IllegalArgumentException renameError(RenamedCommand rename, String reason) {
+        return new IllegalArgumentException(ConfigException.at(rename.location(), reason).getMessage());
+    }
+
     /** The spec for {@code name} in any letter case, or null. O(1), allocation-free. */
     public CommandSpec lookup(byte[] name) {
         int i = foldedHash(name) & mask;
         CommandSpec spec;
         while ((spec = slots[i]) != null) {
-            if (equalsIgnoreAsciiCase(spec.name(), name)) {
+            if (equalsIgnoreAsciiCase(slotNames[i], name)) {
                 return spec;
             }
             i = (i + 1) & mask;

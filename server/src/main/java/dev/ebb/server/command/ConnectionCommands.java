@@ -198,7 +198,8 @@ public final class ConnectionCommands {
     }
 
     private static byte[] requirepass(Client c) {
-        return c.server().config().requirepass().getBytes(StandardCharsets.UTF_8);
+        // Config strings hold one char per byte, so ISO-8859-1 gives back the bytes as written.
+        return c.server().config().requirepass().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /**

@@ -14,10 +14,10 @@ final class Expiry {
      * overflows, and then returns {@link Arguments#INVALID}.
      */
     static long absoluteMsOrReply(Client c, byte[] arg, String unit, String command) {
-        long v = Arguments.longOrReply(c, arg);
-        if (v == Arguments.INVALID) {
+        if (!Arguments.isLongOrReply(c, arg)) {
             return Arguments.INVALID;
         }
+        long v = Arguments.parseLong(arg);
         boolean seconds = unit.equals("ex") || unit.equals("exat");
         boolean relative = unit.equals("ex") || unit.equals("px");
         if (v <= 0 || (seconds && v > Long.MAX_VALUE / 1000)) {

@@ -108,6 +108,8 @@ public final class KeyCommands {
                                 "[ASYNC | SYNC]"),
                 spec("flushall", -1, WRITE, 0, 0, 0, KeyCommands::flushall)
                         .doc(CommandGroup.SERVER, "1.0.0", "Removes all keys from all databases.", "[ASYNC | SYNC]"),
+                spec("swapdb", 3, WRITE | FAST, 0, 0, 0, KeyCommands::swapdb)
+                        .doc(CommandGroup.SERVER, "4.0.0", "Swaps two Redis databases.", "index1 index2"),
                 spec("wait", 3, NOSCRIPT, 0, 0, 0, KeyCommands::waitCommand)
                         .doc(CommandGroup.GENERIC, "3.0.0", "Blocks until the asynchronous replication of all"
                                 + " preceding write commands sent by the connection is completed.",
@@ -659,6 +661,40 @@ public final class KeyCommands {
             c.server().db(i).flush();
         }
         c.reply().ok();
+    }
+
+    /**
+     * SWAPDB index1 index2: the two databases exchange their contents in O(1); clients that had
+     * selected either see the other's keys at once, as in Redis.
+     */
+    static void swapdb(Client c, byte[][] argv) {
+        long first = dbIndexOrReply(c, argv[1], "ERR invalid first DB index");
+        if (first == Arguments.INVALID) {
+            return;
+        }
+        long second = dbIndexOrReply(c, argv[2], "ERR invalid second DB index");
+        if (second == Arguments.INVALID) {
+            return;
+        }
+        int databases = c.server().databases();
+        if (first < 0 || first >= databases || second < 0 || second >= databases) {
+            c.reply().error(Errors.DB_INDEX_OUT_OF_RANGE);
+            return;
+        }
+        if (first != second) {
+            c.server().db((int) first).swapWith(c.server().db((int) second));
+        }
+        c.reply().ok();
+    }
+
+    /** A 32-bit database index, or {@link Arguments#INVALID} after replying {@code error}. */
+    private static long dbIndexOrReply(Client c, byte[] arg, String error) {
+        long v = Arguments.longOrReply(c, arg, error);
+        if (v != Arguments.INVALID && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
+            c.reply().error(error);
+            return Arguments.INVALID;
+        }
+        return v;
     }
 
     /** Accepts no argument, ASYNC or SYNC; replies a syntax error to anything else. */

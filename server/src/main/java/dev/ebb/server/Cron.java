@@ -1,6 +1,7 @@
 package dev.ebb.server;
 
 import dev.ebb.storage.NanoClock;
+import dev.ebb.storage.expiry.ActiveExpireCycle;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,11 @@ final class Cron {
     private final Server server;
     private static final long REHASH_BUDGET_NANOS = 1_000_000;
 
+    private static final long FAST_OFFER_INTERVAL_MICROS = 1000;
+
     private final Runnable continueExpiry = this::continueExpiry;
+    private final Runnable offerFastCycles = this::offerFastCycles;
+    private boolean fastOffersPending;
     private ScheduledFuture<?> task;
     private int scheduledHz;
 
@@ -62,12 +67,17 @@ final class Cron {
 
     /**
      * Runs one slice (about 1 ms) of the slow expire cycle, then, if the cycle has budget and work
-     * left, queues itself behind the I/O and commands that arrived meanwhile. So a command waits
+     * left, runs again after the I/O and commands that arrived meanwhile. So a command waits
      * at most one slice behind expiry work, where Redis makes it wait for the whole cycle.
      */
     private void continueExpiry() {
         if (server.expireCycle().runSlice(server.tick())) {
-            loop.executor().execute(continueExpiry);
+            // Not execute(): Netty's event loop drains tasks queued while it runs tasks before it
+            // polls IO again, so the whole cycle would run back to back. A zero-delay scheduled
+            // task is only picked up on the loop's next turn, after the pending IO.
+            loop.executor().schedule(continueExpiry, 0, TimeUnit.NANOSECONDS);
+        } else {
+            scheduleFastCycles();
         }
     }
 
@@ -77,6 +87,26 @@ final class Cron {
      */
     void afterBatch() {
         server.expireCycle().runFast(server.nowMs());
+    }
+
+    /**
+     * Redis offers the fast cycle on every event-loop turn, so a backlog of expired keys keeps
+     * being worked on between cron ticks even when no client is sending commands. Ebb's loop has no
+     * before-sleep hook, so while the engine reports a backlog the cron keeps offering the fast
+     * cycle every millisecond on its own (the cycle itself limits how often it runs).
+     */
+    private void offerFastCycles() {
+        fastOffersPending = false;
+        ActiveExpireCycle cycle = server.expireCycle();
+        cycle.runFast(server.tick());
+        scheduleFastCycles();
+    }
+
+    private void scheduleFastCycles() {
+        if (!fastOffersPending && server.expireCycle().wantsFastCycle()) {
+            fastOffersPending = true;
+            loop.executor().schedule(offerFastCycles, FAST_OFFER_INTERVAL_MICROS, TimeUnit.MICROSECONDS);
+        }
     }
 
     /** Incremental rehashing: up to 1 ms per tick over the databases, as Redis's databasesCron. */

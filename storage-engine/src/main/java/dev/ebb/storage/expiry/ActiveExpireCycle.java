@@ -184,10 +184,7 @@ public final class ActiveExpireCycle {
      * @return true if a fast cycle ran
      */
     public boolean runFast(long nowMs) {
-        if (running) {
-            return false;
-        }
-        if (!timeLimitExit && expiredStalePerc() < config.acceptableStalePercent()) {
+        if (!wantsFastCycle()) {
             return false;
         }
         long fastBudget = config.fastCycleBudgetNanos();
@@ -204,6 +201,15 @@ public final class ActiveExpireCycle {
         }
         finishCycle();
         return true;
+    }
+
+    /**
+     * Whether expired keys are piling up faster than slow cycles remove them: no slow cycle is in
+     * progress, and the last cycle ran out of time or the stale estimate is at or above the
+     * acceptable percentage. While this holds the server should keep offering {@link #runFast}.
+     */
+    public boolean wantsFastCycle() {
+        return !running && (timeLimitExit || expiredStalePerc() >= config.acceptableStalePercent());
     }
 
     /** Whether a slow cycle has slices left to run. */

@@ -29,6 +29,7 @@ public final class RespWriter {
     /** Array and bulk headers below this length are encoded once, like Redis's shared headers. */
     static final int SHARED_HEADERS = 32;
 
+    private long errors;
     private static final byte[] CRLF = ascii("\r\n");
     private static final byte[] OK = ascii("+OK\r\n");
     private static final byte[] PONG = ascii("+PONG\r\n");
@@ -126,7 +127,13 @@ public final class RespWriter {
 
     /** {@code -s}, where {@code s} starts with the error code ("ERR syntax error"); CR and LF become spaces. */
     public RespWriter error(String s) {
+        errors++;
         return line('-', s);
+    }
+
+    /** How many error replies this writer has produced, for INFO's total_error_replies. */
+    public long errorReplies() {
+        return errors;
     }
 
     /** {@code :v} */

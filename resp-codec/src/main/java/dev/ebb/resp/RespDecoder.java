@@ -175,7 +175,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         }
         byte[][] args = lineLength == 0
             ? null
-            : InlineCommandSplitter.split(ByteBufUtil.getBytes(in, in.readerIndex(), lineLength), lineLength);
+            : ArgumentSplitter.split(ByteBufUtil.getBytes(in, in.readerIndex(), lineLength), lineLength);
         in.skipBytes(lineFeed + 1);
         if (lineLength > 0) {
             if (args == null) {

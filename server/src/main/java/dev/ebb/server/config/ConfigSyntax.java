@@ -1,5 +1,7 @@
 package dev.ebb.server.config;
 
+import dev.ebb.resp.ArgumentSplitter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,70 +31,16 @@ final class ConfigSyntax {
      *     as Redis reports "Unbalanced quotes in configuration line"
      */
     static List<String> splitArgs(String line) {
-        List<String> args = new ArrayList<>();
-        final int len = line.length();
-        int i = 0;
-        while (true) {
-            while (i < len && isSpace(line.charAt(i))) {
-                i++;
-            }
-            if (i >= len) {
-                return args;
-            }
-            StringBuilder current = new StringBuilder();
-            boolean inDouble = false;
-            boolean inSingle = false;
-            boolean done = false;
-            while (!done) {
-                char c = i < len ? line.charAt(i) : '\0';
-                boolean atEnd = i >= len;
-                if (inDouble) {
-                    if (c == '\\' && i + 3 < len && line.charAt(i + 1) == 'x'
-                            && isHex(line.charAt(i + 2)) && isHex(line.charAt(i + 3))) {
-                        current.append((char) (hexValue(line.charAt(i + 2)) * 16 + hexValue(line.charAt(i + 3))));
-                        i += 3;
-                    } else if (c == '\\' && i + 1 < len) {
-                        i++;
-                        current.append(unescape(line.charAt(i)));
-                    } else if (c == '"' && !atEnd) {
-                        if (i + 1 < len && !isSpace(line.charAt(i + 1))) {
-                            return null;
-                        }
-                        done = true;
-                    } else if (atEnd) {
-                        return null;
-                    } else {
-                        current.append(c);
-                    }
-                } else if (inSingle) {
-                    if (c == '\\' && i + 1 < len && line.charAt(i + 1) == '\'') {
-                        i++;
-                        current.append('\'');
-                    } else if (c == '\'' && !atEnd) {
-                        if (i + 1 < len && !isSpace(line.charAt(i + 1))) {
-                            return null;
-                        }
-                        done = true;
-                    } else if (atEnd) {
-                        return null;
-                    } else {
-                        current.append(c);
-                    }
-                } else if (atEnd || c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\0') {
-                    done = true;
-                } else if (c == '"') {
-                    inDouble = true;
-                } else if (c == '\'') {
-                    inSingle = true;
-                } else {
-                    current.append(c);
-                }
-                if (!atEnd) {
-                    i++;
-                }
-            }
-            args.add(current.toString());
+        byte[] bytes = line.getBytes(StandardCharsets.ISO_8859_1);
+        byte[][] split = ArgumentSplitter.split(bytes, bytes.length);
+        if (split == null) {
+            return null;
         }
+        List<String> args = new ArrayList<>(split.length);
+        for (byte[] arg : split) {
+            args.add(new String(arg, StandardCharsets.ISO_8859_1));
+        }
+        return args;
     }
 
     /**
@@ -135,35 +83,5 @@ final class ConfigSyntax {
             }
         }
         return out.append('"').toString();
-    }
-
-    /** The blank set of C's {@code isspace} in the C locale. */
-    private static boolean isSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0b || c == '\f';
-    }
-
-    private static boolean isHex(char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    }
-
-    private static int hexValue(char c) {
-        return Character.digit(c, 16);
-    }
-
-    private static char unescape(char c) {
-        switch (c) {
-            case 'n':
-                return '\n';
-            case 'r':
-                return '\r';
-            case 't':
-                return '\t';
-            case 'b':
-                return '\b';
-            case 'a':
-                return 7;
-            default:
-                return c;
-        }
     }
 }

@@ -3,8 +3,8 @@ package dev.ebb.resp;
 import java.util.Arrays;
 
 /**
- * Splits one inline request line (what a human types into telnet, or redis-cli --pipe sends) into
- * arguments, with the quoting rules of Redis's {@code sdssplitargs}:
+ * Splits a line into arguments with the quoting rules of Redis's {@code sdssplitargs}: inline
+ * requests (what a human types into telnet, or redis-cli --pipe sends) and redis.conf lines alike.
  * <ul>
  *   <li>Arguments are separated by runs of C whitespace (space, tab, CR, LF, VT, FF); an unquoted
  *       argument ends at a space, tab, CR or LF only.</li>
@@ -23,17 +23,17 @@ import java.util.Arrays;
  * size of the line. Inline requests are rare (humans and bulk loading), so this is not a hot path.
  * Stateless and thread-safe.
  */
-final class InlineCommandSplitter {
+public final class ArgumentSplitter {
     private static final byte[][] NO_ARGUMENTS = new byte[0][];
 
-    private InlineCommandSplitter() {
+    private ArgumentSplitter() {
     }
 
     /**
      * Returns the arguments of {@code line[0, length)}, an empty array for a blank line, or null
      * when the quotes do not balance.
      */
-    static byte[][] split(byte[] line, int length) {
+    public static byte[][] split(byte[] line, int length) {
         byte[][] args = NO_ARGUMENTS;
         int argc = 0;
         byte[] token = new byte[length];

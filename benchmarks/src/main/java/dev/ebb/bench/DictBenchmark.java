@@ -1,0 +1,190 @@
+package dev.ebb.bench;
+
+import dev.ebb.storage.Dict;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The keyspace {@link Dict} against {@code HashMap<ByteArrayWrapper, byte[]>}, the obvious JDK alternative,
+ * at 1 thousand, 1 million and 10 million keys of the form {@code "key:" + n} (5 to 11 bytes).
+ *
+ * <p>Every operation looks a key up with a fresh {@code byte[]} instance equal in content to a stored key
+ * but not the same object, as a server does with the bytes it just decoded; the HashMap side wraps that
+ * array on every call, as it would have to. Look-ups visit the keys in a random order, so the large sizes
+ * measure cache misses as well as hashing. Each benchmark method builds only the structure it uses.
+ *
+ * <p>Back-to-back operations let the CPU overlap one look-up's cache misses with the next one's work, which
+ * favours the side with fewer instructions per operation (SipHash costs about 15 ns on 10 bytes, where
+ * {@code Arrays.hashCode} costs about 6): the {@code ...Chained} variants make each look-up wait for the
+ * previous one, as the work between two commands of a server does, and so measure latency.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar Dict -f 1 -wi 2 -i 3 -w 1s -r 1s
+ * -jvmArgs "-Xms6g -Xmx6g"}.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g"})
+public class DictBenchmark {
+
+    /** Probe keys cycled through: enough to defeat the caches, few enough to keep the heap small. */
+    private static final int MAX_PROBES = 1 << 20;
+
+    /** The keys and the probe copies shared by both sides. */
+    @State(Scope.Benchmark)
+    public static class Keys {
+        @Param({"1000", "1000000", "10000000"})
+        public int size;
+
+        byte[] value;
+        byte[][] probes;
+        int next;
+
+        @Setup
+        public void createProbes() {
+            value = new byte[32];
+            final int probeCount = Math.min(size, MAX_PROBES);
+            probes = new byte[probeCount][];
+            final SplittableRandom random = new SplittableRandom(1);
+            for (int i = 0; i < probeCount; i++) {
+                probes[i] = key(random.nextInt(size));
+            }
+        }
+
+        /** The next probe key, cycling through them in their random order. */
+        byte[] nextProbe() {
+            final byte[][] all = probes;
+            final byte[] probe = all[next];
+            next = next + 1 == all.length ? 0 : next + 1;
+            return probe;
+        }
+
+        /**
+         * Makes the choice of the next probe wait for a byte of the value just read (always 0), so that
+         * consecutive look-ups cannot overlap their cache misses: the time per operation is then its latency.
+         */
+        byte[] chain(final byte[] value) {
+            next += value[0];
+            return value;
+        }
+    }
+
+    /** A {@link Dict} holding {@code size} keys, resize finished. */
+    @State(Scope.Benchmark)
+    public static class DictState {
+        Dict<byte[]> dict;
+
+        @Setup
+        public void fill(final Keys keys) {
+            dict = new Dict<>(42);
+            for (int i = 0; i < keys.size; i++) {
+                dict.put(key(i), keys.value);
+            }
+            dict.rehashSteps(Integer.MAX_VALUE);
+        }
+    }
+
+    /** A {@code HashMap} holding {@code size} wrapped keys. */
+    @State(Scope.Benchmark)
+    public static class MapState {
+        HashMap<ByteArrayWrapper, byte[]> map;
+
+        @Setup
+        public void fill(final Keys keys) {
+            map = new HashMap<>();
+            for (int i = 0; i < keys.size; i++) {
+                map.put(new ByteArrayWrapper(key(i)), keys.value);
+            }
+        }
+    }
+
+    @Benchmark
+    public byte[] dictGetHit(final Keys keys, final DictState state) {
+        return state.dict.get(keys.nextProbe());
+    }
+
+    @Benchmark
+    public byte[] hashMapGetHit(final Keys keys, final MapState state) {
+        return state.map.get(new ByteArrayWrapper(keys.nextProbe()));
+    }
+
+    /** As {@link #dictGetHit}, one look-up at a time (see {@link Keys#chain}). */
+    @Benchmark
+    public byte[] dictGetHitChained(final Keys keys, final DictState state) {
+        return keys.chain(state.dict.get(keys.nextProbe()));
+    }
+
+    /** As {@link #hashMapGetHit}, one look-up at a time (see {@link Keys#chain}). */
+    @Benchmark
+    public byte[] hashMapGetHitChained(final Keys keys, final MapState state) {
+        return keys.chain(state.map.get(new ByteArrayWrapper(keys.nextProbe())));
+    }
+
+    @Benchmark
+    public byte[] dictPutReplace(final Keys keys, final DictState state) {
+        return state.dict.put(keys.nextProbe(), keys.value);
+    }
+
+    @Benchmark
+    public byte[] hashMapPutReplace(final Keys keys, final MapState state) {
+        return state.map.put(new ByteArrayWrapper(keys.nextProbe()), keys.value);
+    }
+
+    @Benchmark
+    public byte[] dictRemoveThenPut(final Keys keys, final DictState state) {
+        final byte[] key = keys.nextProbe();
+        state.dict.remove(key);
+        return state.dict.put(key, keys.value);
+    }
+
+    @Benchmark
+    public byte[] hashMapRemoveThenPut(final Keys keys, final MapState state) {
+        final byte[] key = keys.nextProbe();
+        state.map.remove(new ByteArrayWrapper(key));
+        return state.map.put(new ByteArrayWrapper(key), keys.value);
+    }
+
+    /** HashMap has no counterpart: it cannot pick a random key in O(1). */
+    @Benchmark
+    public byte[] dictRandomKey(final DictState state) {
+        return state.dict.randomKey();
+    }
+
+    static byte[] key(final int n) {
+        return ("key:" + n).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** A {@code byte[]} compared by content, the way a {@code HashMap}-based keyspace would have to wrap it. */
+    static final class ByteArrayWrapper {
+        private final byte[] bytes;
+
+        ByteArrayWrapper(final byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public boolean equals(final Object other) {
+            return other instanceof ByteArrayWrapper && Arrays.equals(bytes, ((ByteArrayWrapper) other).bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
+        }
+    }
+}

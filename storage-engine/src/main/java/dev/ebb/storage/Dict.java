@@ -1,0 +1,217 @@
+package dev.ebb.storage;
+
+import java.util.Objects;
+
+/**
+ * The keyspace hash table: {@code byte[]} keys (compared by content, binary safe, any length) to values,
+ * plus an {@code int} of metadata per key that the caller uses for its LRU clock or LFU counter.
+ *
+ * <p>Open addressing with linear probing over two arrays (a row of key and value references, and the meta
+ * ints: 12 bytes a slot, no object per entry), a seeded SipHash so clients cannot aim keys at one slot,
+ * backward-shift deletion, and an incremental resize that keeps two tables and migrates a few slots per
+ * write; the design, the load factors (at most 3/4, shrink under 1/10) and the costs are described in
+ * {@link OpenTable}, which holds the key half shared with {@link LongDict}.
+ *
+ * <p>Costs: {@link #get}, {@link #put}, {@link #remove} O(1) expected (a write during a resize also migrates
+ * a few slots; the write that starts a resize allocates the new arrays, O(capacity) zeroing);
+ * {@link #randomKey} and {@link #sampleKeys} O(1) expected; {@link #scan} O(1) expected per call;
+ * {@link #forEach} O(capacity). Operations allocate nothing except when a resize starts.
+ *
+ * <p>Handles from {@link #find} and {@link #randomHandle} name a slot and stay valid until the next put,
+ * remove, clear or rehash step; they let a caller read and update a value and its meta with one look-up.
+ *
+ * <p>Not thread-safe: a dict belongs to the command loop thread.
+ *
+ * @param <V> the value type; values are never null
+ */
+public final class Dict<V> extends OpenTable {
+
+    private static final long META_BYTES = 4;
+    /** Each slot is a row of 2^1 references: the key, then the value. */
+    private static final int ROW_SHIFT = 1;
+    private static final int VALUE_COLUMN = 1;
+
+    private int[] metas;
+    private int[] oldMetas;
+
+    /**
+     * Creates an empty dict of 8 slots.
+     *
+     * @param seed seeds the SipHash key and the sampler's random numbers; equal seeds behave identically
+     */
+    public Dict(final long seed) {
+        super(seed, ROW_SHIFT);
+        resetColumns(capacity());
+    }
+
+    /**
+     * Looks a key up. O(1) expected.
+     *
+     * @param key the key bytes
+     * @return the value, or {@code null} if absent
+     */
+    public V get(final byte[] key) {
+        final int handle = find(key);
+        return handle < 0 ? null : valueAt(handle);
+    }
+
+    /**
+     * Inserts or replaces. A replace keeps the stored key instance and its meta; an insert stores
+     * {@code key} itself (do not modify it afterwards) with meta 0. O(1) expected.
+     *
+     * @param key   the key bytes
+     * @param value the value, not null
+     * @return the previous value, or {@code null} if the key was absent
+     */
+    public V put(final byte[] key, final V value) {
+        Objects.requireNonNull(value, "value");
+        final int handle = insertKey(key);
+        if (handle < 0) {
+            setRowReference(~handle, VALUE_COLUMN, value);
+            return null;
+        }
+        final V previous = valueAt(handle);
+        setValueAt(handle, value);
+        return previous;
+    }
+
+    /**
+     * Removes a key. O(1) expected.
+     *
+     * @param key the key bytes
+     * @return the removed value, or {@code null} if absent
+     */
+    public V remove(final byte[] key) {
+        final int handle = findForRemoval(key);
+        if (handle < 0) {
+            return null;
+        }
+        final V previous = valueAt(handle);
+        removeAt(handle);
+        return previous;
+    }
+
+    /**
+     * The value of a current handle. O(1).
+     *
+     * @param handle a handle from {@link #find}, {@link #randomHandle} or an insert
+     * @return the value
+     */
+    @SuppressWarnings("unchecked")
+    public V valueAt(final int handle) {
+        return (V) rowReference(handle, VALUE_COLUMN);
+    }
+
+    /**
+     * Replaces the value of a current handle, keeping key and meta. O(1).
+     *
+     * @param handle a current handle
+     * @param value  the new value, not null
+     */
+    public void setValueAt(final int handle, final V value) {
+        setRowReference(handle, VALUE_COLUMN, Objects.requireNonNull(value, "value"));
+    }
+
+    /**
+     * The meta int of a current handle (0 after insert). O(1).
+     *
+     * @param handle a current handle
+     * @return the meta
+     */
+    public int metaAt(final int handle) {
+        return isOldHandle(handle) ? oldMetas[slotOf(handle)] : metas[handle];
+    }
+
+    /**
+     * Sets the meta int of a current handle; it moves with the entry through resizes. O(1).
+     *
+     * @param handle a current handle
+     * @param meta   any value
+     */
+    public void setMetaAt(final int handle, final int meta) {
+        if (isOldHandle(handle)) {
+            oldMetas[slotOf(handle)] = meta;
+        } else {
+            metas[handle] = meta;
+        }
+    }
+
+    /**
+     * One step of a stateless scan with Redis's guarantee: every key present for the whole iteration is
+     * visited at least once, across any number of resizes between calls; a key may be visited more than
+     * once. Start with cursor 0 and call again with the returned cursor until it is 0. O(1) expected per call.
+     *
+     * @param cursor  0 to start, then the previous result
+     * @param visitor receives keys and values; it must not modify this dict
+     * @return the next cursor, 0 when done (also for an empty dict)
+     */
+    public long scan(final long cursor, final Visitor<V> visitor) {
+        return scanHandles(cursor, handle -> visitor.visit(keyAt(handle), valueAt(handle)));
+    }
+
+    /**
+     * Visits every entry once, in no particular order. O(capacity).
+     *
+     * @param visitor receives keys and values; it must not modify this dict
+     */
+    public void forEach(final Visitor<V> visitor) {
+        forEachHandle(handle -> visitor.visit(keyAt(handle), valueAt(handle)));
+    }
+
+    @Override
+    void beginColumnResize(final int capacity) {
+        oldMetas = metas;
+        metas = new int[capacity];
+    }
+
+    @Override
+    void endColumnResize() {
+        oldMetas = null;
+    }
+
+    @Override
+    void resetColumns(final int capacity) {
+        oldMetas = null;
+        metas = new int[capacity];
+    }
+
+    @Override
+    void migrateColumns(final int oldSlot, final int liveSlot) {
+        metas[liveSlot] = oldMetas[oldSlot];
+    }
+
+    @Override
+    void moveLiveColumns(final int from, final int to) {
+        metas[to] = metas[from];
+    }
+
+    @Override
+    void clearColumns(final int handle) {
+        if (!isOldHandle(handle)) {
+            metas[handle] = 0;
+        }
+    }
+
+    @Override
+    long columnBytes() {
+        final long bytes = arrayBytes(metas.length, META_BYTES);
+        return oldMetas == null ? bytes : bytes + arrayBytes(oldMetas.length, META_BYTES);
+    }
+
+    /**
+     * Receives the entries of {@link #scan} and {@link #forEach}.
+     *
+     * @param <V> the value type
+     */
+    @FunctionalInterface
+    public interface Visitor<V> {
+
+        /**
+         * Called once per entry reported.
+         *
+         * @param key   the stored key instance (do not modify it)
+         * @param value the value
+         */
+        void visit(byte[] key, V value);
+    }
+}

@@ -274,7 +274,7 @@ public final class Database {
     private void store(byte[] key, Object value, long nowMs, boolean keepTtl) {
         long valueBytes = Values.memoryOf(value);
         expireIfNeeded(key, nowMs);
-        Object old = dict.put(key, value);
+        Object old = dict.put(key, value, lruClock(nowMs));
         if (old == null) {
             payloadBytes += Values.keyBytes(key) + valueBytes;
         } else {
@@ -283,7 +283,6 @@ public final class Database {
                 persist(key);
             }
         }
-        dict.setMetaAt(dict.find(key), lruClock(nowMs));
     }
 
     /**

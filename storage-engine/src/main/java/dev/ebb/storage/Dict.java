@@ -76,6 +76,26 @@ public final class Dict<V> extends OpenTable {
     }
 
     /**
+     * As {@link #put(byte[], Object)}, and sets the entry's meta in the same probe (the write path
+     * stores the access clock this way instead of a second lookup). O(1) expected.
+     *
+     * @return the previous value, or {@code null} if the key was absent
+     */
+    public V put(final byte[] key, final V value, final int meta) {
+        Objects.requireNonNull(value, "value");
+        final int handle = insertKey(key);
+        if (handle < 0) {
+            setRowReference(~handle, VALUE_COLUMN, value);
+            setMetaAt(~handle, meta);
+            return null;
+        }
+        final V previous = valueAt(handle);
+        setValueAt(handle, value);
+        setMetaAt(handle, meta);
+        return previous;
+    }
+
+    /**
      * Removes a key. O(1) expected.
      *
      * @param key the key bytes

@@ -271,6 +271,24 @@ public final class Database {
         store(key, value, nowMs, true);
     }
 
+    /**
+     * SET with a time to live (SET EX/PX/EXAT/PXAT, SETEX, PSETEX): stores {@code value} at
+     * {@code key} and sets its absolute expiry to {@code whenMs}. The end state is that of
+     * {@link #setKey} followed by {@link #setExpire}, but an existing {@code expires} entry is
+     * updated in place instead of being removed and inserted again (a removal in an
+     * open-addressing table shifts the rest of its cluster back), so SET EX costs little more
+     * than SET.
+     *
+     * @throws IllegalArgumentException if {@code whenMs} is {@link Long#MIN_VALUE} (reserved)
+     */
+    public void setWithExpire(byte[] key, Object value, long nowMs, long whenMs) {
+        if (whenMs == MISSING) {
+            throw new IllegalArgumentException("expire time out of range: whenMs=" + whenMs);
+        }
+        store(key, value, nowMs, true);
+        setExpire(key, whenMs);
+    }
+
     private void store(byte[] key, Object value, long nowMs, boolean keepTtl) {
         long valueBytes = Values.memoryOf(value);
         expireIfNeeded(key, nowMs);

@@ -97,6 +97,32 @@ class DatabaseTest {
     }
 
     @Test
+    void setWithExpireShouldReplaceValueAndTtlOfNewLiveAndExpiredKeys() {
+        db.setKey(key("live"), val("a"), T0);
+        db.setExpire(key("live"), T0 + 10);
+        db.setKey(key("stale"), val("a"), T0);
+        db.setExpire(key("stale"), T0 + 1);
+        long memoryBefore = db.usedMemory();
+
+        db.setWithExpire(key("live"), val("b"), T0 + 5, T0 + 500);
+        db.setWithExpire(key("stale"), val("b"), T0 + 5, T0 + 600);
+        db.setWithExpire(key("new"), val("b"), T0 + 5, T0 + 700);
+
+        assertEquals(T0 + 500, db.getExpire(key("live")));
+        assertEquals(T0 + 600, db.getExpire(key("stale")));
+        assertEquals(T0 + 700, db.getExpire(key("new")));
+        assertEquals(3, db.size());
+        assertEquals(3, db.expiresSize());
+        assertEquals(List.of("stale"), expired);
+        assertTrue(db.usedMemory() > memoryBefore);
+        assertArrayEquals(val("b"), (byte[]) db.lookupRead(key("live"), T0 + 500));
+        assertNull(db.lookupRead(key("live"), T0 + 501));
+        assertThrows(IllegalArgumentException.class,
+                () -> db.setWithExpire(key("x"), val("b"), T0, Long.MIN_VALUE));
+        assertFalse(db.exists(key("x"), T0));
+    }
+
+    @Test
     void setKeepTtlShouldKeepTheTtlOfAnExistingKey() {
         db.setKey(key("k"), val("a"), T0);
         db.setExpire(key("k"), T0 + 10);

@@ -256,13 +256,12 @@ public final class StringCommands {
                 return;
             }
         }
-        if ((flags & SET_KEEPTTL) != 0) {
+        if (expireAtMs != NO_EXPIRE) {
+            db.setWithExpire(key, value, now, expireAtMs);
+        } else if ((flags & SET_KEEPTTL) != 0) {
             db.setKeepTtl(key, value, now);
         } else {
             db.setKey(key, value, now);
-        }
-        if (expireAtMs != NO_EXPIRE) {
-            db.setExpire(key, expireAtMs);
         }
         if (get) {
             c.reply().bulk((byte[]) old);

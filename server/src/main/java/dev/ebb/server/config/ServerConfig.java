@@ -351,7 +351,11 @@ public final class ServerConfig {
         return value(Directives.EXPIRY_STRATEGY);
     }
 
-    /** {@code active-expire-slice-us}: time budget, in microseconds, of one fast active-expire cycle. */
+    /**
+     * {@code active-expire-slice-us}: length, in microseconds, of one slice of the slow
+     * active-expire cycle (I/O is served between slices); the fast cycle's length comes from
+     * {@code active-expire-effort}.
+     */
     public int activeExpireSliceMicros() {
         return value(Directives.ACTIVE_EXPIRE_SLICE_US).intValue();
     }

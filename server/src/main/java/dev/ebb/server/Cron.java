@@ -103,9 +103,12 @@ final class Cron {
     }
 
     private void scheduleFastCycles() {
-        if (!fastOffersPending && server.expireCycle().wantsFastCycle()) {
+        ActiveExpireCycle cycle = server.expireCycle();
+        if (!fastOffersPending && cycle.wantsFastCycle()) {
             fastOffersPending = true;
-            loop.executor().schedule(offerFastCycles, FAST_OFFER_INTERVAL_MICROS, TimeUnit.MICROSECONDS);
+            // A backlog (the last fast cycle stopped on time): next slice right after pending IO.
+            long delay = cycle.fastBacklog() ? 0 : FAST_OFFER_INTERVAL_MICROS;
+            loop.executor().schedule(offerFastCycles, delay, TimeUnit.MICROSECONDS);
         }
     }
 

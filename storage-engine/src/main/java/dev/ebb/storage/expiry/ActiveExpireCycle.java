@@ -33,6 +33,15 @@ import dev.ebb.storage.NanoClock;
  * them) reaches its budget, and a cycle interrupted mid-database resumes in that database in its
  * next slice. {@link #runSlow} runs all slices back to back (Redis's behaviour).
  *
+ * <p>A fast cycle is cut at {@code sliceMicros} too. A fast cycle stopped by time (its budget or
+ * its slice) with expired keys still coming up is a <em>backlog</em> ({@link #fastBacklog}): the
+ * next fast cycle may then start at once instead of waiting twice the fast duration, and the
+ * server offers it as soon as pending I/O has been served. In an expiry storm the loop thus
+ * alternates between client I/O and short expiry slices, using the time clients leave free:
+ * Redis caps the fast cycle at half the loop's time and holds commands for a whole cycle; Ebb
+ * reclaims as fast as the spare time allows while a command waits at most one slice. Once a fast
+ * cycle ends because the samples found few expired keys, Redis's spacing applies again.
+ *
  * <h2>Time</h2>
  * Budgets are measured with the injected {@link NanoClock}, read once per
  * {@code timeCheckInterval} loops (Redis: 16). Redis stops once the elapsed time has exceeded the
@@ -73,6 +82,7 @@ public final class ActiveExpireCycle {
     private int nextDb;
     private boolean timeLimitExit;
     private boolean fastStarted;
+    private boolean fastBacklog;
     private long lastFastStartNanos;
     private long windowNanos;
 
@@ -179,7 +189,9 @@ public final class ActiveExpireCycle {
     /**
      * Redis's fast cycle, offered once per event-loop iteration. It runs only if no slow cycle is
      * in progress, the previous cycle hit its time limit or the stale estimate is at least the
-     * acceptable percentage, and no fast cycle started within twice the fast duration.
+     * acceptable percentage, and either no fast cycle started within twice the fast duration or
+     * the previous fast cycle left a {@linkplain #fastBacklog backlog}. It runs for at most the
+     * fast duration and at most one slice.
      *
      * @return true if a fast cycle ran
      */
@@ -189,18 +201,29 @@ public final class ActiveExpireCycle {
         }
         long fastBudget = config.fastCycleBudgetNanos();
         long start = clock.nanoTime();
-        if (fastStarted && start - lastFastStartNanos < 2 * fastBudget) {
+        if (fastStarted && !fastBacklog && start - lastFastStartNanos < 2 * fastBudget) {
             return false;
         }
         fastStarted = true;
         lastFastStartNanos = start;
         startCycle(fastBudget);
         fastCycles++;
-        if (work(start, fastBudget, nowMs) == TIME_CAP) {
+        int outcome = work(start, Math.min(fastBudget, config.sliceNanos()), nowMs);
+        fastBacklog = outcome != CYCLE_DONE;
+        if (fastBacklog) {
             timeCapReached();
         }
         finishCycle();
         return true;
+    }
+
+    /**
+     * Whether the last fast cycle stopped on time with expired keys still coming up, so the
+     * server should offer the next one as soon as it has served pending I/O. False while a slow
+     * cycle is in progress.
+     */
+    public boolean fastBacklog() {
+        return fastBacklog && !running;
     }
 
     /**
@@ -219,6 +242,7 @@ public final class ActiveExpireCycle {
 
     private void startCycle(long budget) {
         running = true;
+        fastBacklog = false;
         int n = dbs.length;
         dbsLeft = timeLimitExit ? n : Math.min(config.dbsPerCall(), n);
         timeLimitExit = false;

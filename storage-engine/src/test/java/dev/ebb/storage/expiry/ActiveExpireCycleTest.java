@@ -287,7 +287,7 @@ class ActiveExpireCycleTest {
     }
 
     @Test
-    void fastCycleShouldRunAfterATimeCappedSlowCycleAtMostOncePerTwiceItsDuration() {
+    void fastCycleShouldRunAfterATimeCappedSlowCycleAndAgainAtOnceWhileItLeavesABacklog() {
         Database db = new Database(0, 1);
         fill(db, "dead", 50_000, NOW - 1);
         WorkClock clock = new WorkClock(3 * US);
@@ -298,17 +298,64 @@ class ActiveExpireCycleTest {
         int afterSlow = db.size();
 
         boolean first = cycle.runFast(NOW);
-        int afterFast = db.size();
+        int afterFirst = db.size();
+        boolean backlogAfterFirst = cycle.fastBacklog();
+        boolean second = cycle.runFast(NOW);
+
+        assertTrue(first);
+        assertEquals(320, afterSlow - afterFirst, "one window of 16 loops (960 us) fits the 1 ms budget");
+        assertTrue(cycle.lastCycleTimeLimited(), "the fast cycle was time-capped too");
+        assertTrue(backlogAfterFirst);
+        assertTrue(second, "a backlog lifts the spacing of twice the fast duration");
+        assertEquals(640, afterSlow - db.size());
+        assertEquals(2, cycle.fastCycles());
+    }
+
+    @Test
+    void fastCycleShouldKeepRedisSpacingOnceItFindsFewExpiredKeys() {
+        Database db = new Database(0, 1);
+        WorkClock clock = new WorkClock(3 * US);
+        db.setExpiryListener((d, k) -> clock.work());
+        ActiveExpireCycle cycle = new ActiveExpireCycle(new Database[] {db}, UNSLICED, clock);
+        for (int round = 0; round < 5; round++) {
+            fill(db, "dead" + round, 100, NOW - 1);
+            cycle.runSlow(NOW);
+        }
+        fill(db, "live", 1_000, NOW + 500);
+        fill(db, "late", 5, NOW - 1);
+        assertTrue(cycle.wantsFastCycle(), "stale=" + cycle.expiredStalePerc());
+
+        boolean first = cycle.runFast(NOW);
+        boolean backlog = cycle.fastBacklog();
         boolean tooSoon = cycle.runFast(NOW);
         clock.advance(2 * MS);
+        assertTrue(cycle.wantsFastCycle(), "stale=" + cycle.expiredStalePerc());
         boolean later = cycle.runFast(NOW);
 
         assertTrue(first);
-        assertEquals(320, afterSlow - afterFast, "one window of 16 loops (960 us) fits the 1 ms budget");
-        assertTrue(cycle.lastCycleTimeLimited(), "the fast cycle was time-capped too");
-        assertFalse(tooSoon);
+        assertFalse(backlog, "the cycle ended on the stale rule, not on time");
+        assertFalse(tooSoon, "no backlog: at most one fast cycle per twice its duration");
         assertTrue(later);
         assertEquals(2, cycle.fastCycles());
+    }
+
+    @Test
+    void fastCycleShouldStopAtTheSliceLength() {
+        Database db = new Database(0, 1);
+        fill(db, "dead", 100_000, NOW - 1);
+        WorkClock clock = new WorkClock(500);
+        db.setExpiryListener((d, k) -> clock.work());
+        ExpireCycleConfig shortSlices = ExpireCycleConfig.defaults().withSliceMicros(250);
+        ActiveExpireCycle cycle = new ActiveExpireCycle(new Database[] {db}, shortSlices, clock);
+        cycle.runSlow(NOW);
+        int before = db.size();
+
+        assertTrue(cycle.runFast(NOW));
+
+        // 16 loops of 20 deletions at 0.5 us make one 160 us window; a second would cross 250 us.
+        assertEquals(160 * US, cycle.lastCycleNanos());
+        assertTrue(before - db.size() > 0);
+        assertTrue(cycle.fastBacklog());
     }
 
     @Test

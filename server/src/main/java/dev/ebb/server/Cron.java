@@ -30,14 +30,15 @@ final class Cron {
         this.server = loop.server();
     }
 
-    /** Schedules the cron at the configured hz. Loop thread only. */
+    /** Schedules the cron at the server's hz (dynamic-hz may raise it). Loop thread only. */
     void start() {
         schedule();
         server.config().onChange("hz", () -> loop.run(this::schedule));
+        server.config().onChange("dynamic-hz", () -> loop.run(this::schedule));
     }
 
     private void schedule() {
-        int hz = server.config().hz();
+        int hz = server.hz();
         if (task != null) {
             if (hz == scheduledHz) {
                 return;
@@ -57,6 +58,9 @@ final class Cron {
     }
 
     private void tick() {
+        if (server.updateHz(server.clients().size())) {
+            schedule();
+        }
         long nowMs = server.tick();
         server.stats().sample(nowMs);
         closeIdleClients(nowMs);

@@ -37,12 +37,16 @@ public final class Server {
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Collection<Client> clientsView = Collections.unmodifiableCollection(clients.values());
     private final ServerStats stats = new ServerStats();
+    private static final int MAX_CLIENTS_PER_TICK = 200;
+    private static final int MAX_HZ = 500;
+
     private final LongSupplier clock;
     private final long startMs;
     private final String runId;
     private final Runnable shutdownAction;
     private final ActiveExpireCycle expireCycle;
     private long nowMs;
+    private int hz;
 
     Server(ServerConfig config, CommandTable commands, LongSupplier clock, long seed, Runnable shutdownAction) {
         this.config = config;
@@ -55,9 +59,11 @@ public final class Server {
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = new Database(i, seeds.nextLong(), expiryKind);
         }
-        this.expireCycle = new ActiveExpireCycle(dbs, expireCycleConfig(config), NanoClock.SYSTEM);
-        Runnable reconfigure = () -> expireCycle.setConfig(expireCycleConfig(config));
-        config.onChange("hz", reconfigure);
+        this.hz = config.hz();
+        this.expireCycle = new ActiveExpireCycle(dbs, expireCycleConfig(), NanoClock.SYSTEM);
+        Runnable reconfigure = () -> expireCycle.setConfig(expireCycleConfig());
+        config.onChange("hz", () -> updateHz(clients.size()));
+        config.onChange("dynamic-hz", () -> updateHz(clients.size()));
         config.onChange("active-expire-effort", reconfigure);
         config.onChange("active-expire-slice-us", reconfigure);
         this.nowMs = clock.getAsLong();
@@ -65,9 +71,41 @@ public final class Server {
         this.runId = runId(seeds);
     }
 
-    private static ExpireCycleConfig expireCycleConfig(ServerConfig config) {
-        return ExpireCycleConfig.forEffort(config.activeExpireEffort(), config.hz())
+    private ExpireCycleConfig expireCycleConfig() {
+        return ExpireCycleConfig.forEffort(config.activeExpireEffort(), hz)
                 .withSliceMicros(config.activeExpireSliceMicros());
+    }
+
+    /** The cron's current frequency (INFO {@code hz}): {@code hz}, or more under dynamic-hz. */
+    public int hz() {
+        return hz;
+    }
+
+    /**
+     * Redis's dynamic-hz: with {@code dynamic-hz yes} the configured hz doubles until there are
+     * at most 200 clients per tick, up to 500, so per-client cron work keeps up with many
+     * connections. The expire cycle's budget follows the new period. Loop thread only (and
+     * config listeners, which run on the loop).
+     *
+     * @return true if the frequency changed
+     */
+    boolean updateHz(int clientCount) {
+        int next = config.hz();
+        if (config.dynamicHz()) {
+            while (clientCount / next > MAX_CLIENTS_PER_TICK) {
+                next *= 2;
+                if (next > MAX_HZ) {
+                    next = MAX_HZ;
+                    break;
+                }
+            }
+        }
+        if (next == hz) {
+            return false;
+        }
+        hz = next;
+        expireCycle.setConfig(expireCycleConfig());
+        return true;
     }
 
     private static String runId(SplittableRandom random) {

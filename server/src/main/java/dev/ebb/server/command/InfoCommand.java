@@ -135,7 +135,7 @@ public final class InfoCommand {
         field(out, "server_time_usec", s.nowMs() * 1000);
         field(out, "uptime_in_seconds", uptimeSeconds);
         field(out, "uptime_in_days", uptimeSeconds / 86400);
-        field(out, "hz", s.config().hz());
+        field(out, "hz", s.hz());
         field(out, "configured_hz", s.config().hz());
         field(out, "executable", ProcessHandle.current().info().command().orElse(""));
         field(out, "config_file", s.config().configFile().map(Path::toString).orElse(""));

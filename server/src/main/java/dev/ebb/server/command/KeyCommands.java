@@ -9,6 +9,8 @@ import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
 import dev.ebb.server.ServerStats;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.server.util.Glob;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.Dict;
@@ -141,6 +143,7 @@ public final class KeyCommands {
         for (int i = 1; i < argv.length; i++) {
             db.expireIfNeeded(argv[i], now);
             if (db.delete(argv[i]) != null) {
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[i]);
                 deleted++;
             }
         }
@@ -235,6 +238,8 @@ public final class KeyCommands {
             db.setExpire(to, expireAt);
         }
         db.delete(from);
+        Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "rename_from", from);
+        Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "rename_to", to);
         if (nx) {
             c.reply().integer(1);
         } else {
@@ -285,6 +290,7 @@ public final class KeyCommands {
         if (expireAt != Database.NO_EXPIRE) {
             dst.setExpire(newKey, expireAt);
         }
+        Notifications.notify(c.server(), NotifyKeyspaceEvents.GENERIC, "copy_to", newKey, dst.id());
         c.reply().integer(1);
     }
 
@@ -316,6 +322,8 @@ public final class KeyCommands {
             dst.setExpire(key, expireAt);
         }
         src.delete(key);
+        Notifications.notify(c.server(), NotifyKeyspaceEvents.GENERIC, "move_from", key, src.id());
+        Notifications.notify(c.server(), NotifyKeyspaceEvents.GENERIC, "move_to", key, dst.id());
         c.reply().integer(1);
     }
 
@@ -418,8 +426,10 @@ public final class KeyCommands {
         }
         if (when <= now) {
             db.delete(key);
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
         } else {
             db.setExpire(key, when);
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "expire", key);
         }
         c.reply().integer(1);
     }
@@ -479,7 +489,12 @@ public final class KeyCommands {
             c.reply().integer(0);
             return;
         }
-        c.reply().integer(db.persist(argv[1]) ? 1 : 0);
+        if (db.persist(argv[1])) {
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "persist", argv[1]);
+            c.reply().integer(1);
+        } else {
+            c.reply().integer(0);
+        }
     }
 
     // ---------------------------------------------------------------- iteration

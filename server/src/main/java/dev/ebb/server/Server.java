@@ -131,6 +131,11 @@ public final class Server {
             reject(c, Errors.onlySubscribeAllowed(spec.fullName()));
             return;
         }
+        if (c.hasFlag(Client.FLAG_MONITOR)
+                && spec.has(CommandFlags.WRITE | CommandFlags.READONLY | CommandFlags.MAY_REPLICATE)) {
+            reject(c, Errors.MONITOR_KEYSPACE);
+            return;
+        }
         c.touch(nowMs, spec);
         stats.totalCommandsProcessed++;
         long errorsBefore = c.reply().errorReplies();

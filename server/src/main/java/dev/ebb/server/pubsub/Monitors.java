@@ -2,6 +2,7 @@ package dev.ebb.server.pubsub;
 
 import dev.ebb.server.Client;
 import dev.ebb.server.Server;
+import dev.ebb.server.command.Arguments;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,7 +11,8 @@ import java.util.List;
  * {@code +1700000000.123456 [0 127.0.0.1:50000] "set" "k" "v"}. Fed after each command (commands
  * flagged admin or skip-monitor are not shown, as in Redis). The timestamp is the command's time
  * ({@link Server#nowMs()}), so its last three digits are zero: Ebb's loop clock has millisecond
- * resolution. Arguments are quoted and escaped as Redis's sdscatrepr does.
+ * resolution. Arguments are quoted and escaped as Redis's sdscatrepr does; AUTH's and HELLO AUTH's
+ * credentials are shown as {@code "(redacted)"}.
  *
  * <p>Cost per command while anyone monitors: one line built once and copied to every monitor.
  * Command loop thread only.
@@ -49,9 +51,14 @@ public final class Monitors {
             line.append('0');
         }
         line.append(micros).append(" [").append(from.db().id()).append(' ').append(from.addr()).append(']');
-        for (byte[] arg : argv) {
+        int redactFrom = redactFrom(argv);
+        for (int i = 0; i < argv.length; i++) {
             line.append(' ');
-            quote(line, arg);
+            if (i >= redactFrom && i < redactFrom + redactCount(argv)) {
+                line.append("\"(redacted)\"");
+            } else {
+                quote(line, argv[i]);
+            }
         }
         String text = line.toString();
         for (int i = 0; i < clients.size(); i++) {
@@ -61,6 +68,25 @@ public final class Monitors {
                 server.wroteTo(monitor);
             }
         }
+    }
+
+    /** The first argument Redis hides from monitors: AUTH's credentials, HELLO's AUTH pair; else none. */
+    private static int redactFrom(byte[][] argv) {
+        if (Arguments.is(argv[0], "auth")) {
+            return 1;
+        }
+        if (Arguments.is(argv[0], "hello")) {
+            for (int i = 2; i < argv.length; i++) {
+                if (Arguments.is(argv[i], "auth")) {
+                    return i + 1;
+                }
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    private static int redactCount(byte[][] argv) {
+        return Arguments.is(argv[0], "auth") ? argv.length : 2;
     }
 
     /** Redis's sdscatrepr: double quotes, backslash escapes, other non-printable bytes as \xHH. */

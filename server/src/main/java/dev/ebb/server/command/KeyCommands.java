@@ -191,6 +191,7 @@ public final class KeyCommands {
     static Object lookupReadNoTouch(Client c, byte[] key) {
         Object value = c.db().lookupReadNoTouch(key, c.server().nowMs());
         c.server().stats().lookup(value != null);
+        Notifications.keyMissIf(value == null, c, key);
         return value;
     }
 
@@ -274,6 +275,7 @@ public final class KeyCommands {
         long now = c.server().nowMs();
         Object value = src.lookupRead(key, now);
         c.server().stats().lookup(value != null);
+        Notifications.keyMissIf(value == null, c, key);
         if (value == null) {
             c.reply().integer(0);
             return;

@@ -134,6 +134,7 @@ public final class StringCommands {
     static Object lookupStringOrReply(Client c, byte[] key) {
         Object v = c.db().lookupRead(key, c.server().nowMs());
         c.server().stats().lookup(v != null);
+        Notifications.keyMissIf(v == null, c, key);
         if (v == null || v instanceof byte[]) {
             return v;
         }
@@ -241,6 +242,7 @@ public final class StringCommands {
             old = db.lookupWrite(key, now);
             if (get) {
                 c.server().stats().lookup(old != null);
+                Notifications.keyMissIf(old == null, c, key);
                 if (old != null && !(old instanceof byte[])) {
                     c.reply().error(Errors.WRONGTYPE);
                     return;
@@ -401,6 +403,7 @@ public final class StringCommands {
         for (int i = 1; i < argv.length; i++) {
             Object v = db.lookupRead(argv[i], now);
             c.server().stats().lookup(v != null);
+            Notifications.keyMissIf(v == null, c, argv[i]);
             if (v instanceof byte[]) {
                 c.reply().bulk((byte[]) v);
             } else {
@@ -698,6 +701,7 @@ public final class StringCommands {
     private static Object lcsOperand(Client c, byte[] key) {
         Object v = c.db().lookupRead(key, c.server().nowMs());
         c.server().stats().lookup(v != null);
+        Notifications.keyMissIf(v == null, c, key);
         return v == null ? EMPTY : v;
     }
 

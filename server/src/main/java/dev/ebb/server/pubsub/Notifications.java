@@ -27,6 +27,16 @@ public final class Notifications {
     private Notifications() {
     }
 
+    /**
+     * The "keymiss" event (class m) of a read lookup that found nothing, in the client's current
+     * database; Ebb calls it where it counts keyspace_misses, as Redis does in one place.
+     */
+    public static void keyMissIf(boolean missed, Client c, byte[] key) {
+        if (missed) {
+            notify(c, NotifyKeyspaceEvents.KEY_MISS, "keymiss", key);
+        }
+    }
+
     /** Notifies an event on {@code key} in the client's current database. */
     public static void notify(Client c, int type, String event, byte[] key) {
         notify(c.server(), type, event, key, c.db().id());

@@ -80,6 +80,24 @@ class KeyspaceNotificationsTest {
     }
 
     @Test
+    void readMissShouldPublishKeymissOnlyWithFlagM() throws Exception {
+        try (RespTestSocket sub = new RespTestSocket(ebb); RespTestSocket c = new RespTestSocket(ebb)) {
+            sub.call("SUBSCRIBE", "__keyevent@0__:keymiss");
+            c.call("GET", "absent1");
+            c.call("CONFIG", "SET", "notify-keyspace-events", "Em");
+            try {
+                c.call("SET", "present", "1");
+                c.call("MGET", "present", "absent2");
+
+                assertEquals("*3\r\n$7\r\nmessage\r\n$22\r\n__keyevent@0__:keymiss\r\n$7\r\nabsent2\r\n",
+                        sub.reply());
+            } finally {
+                c.call("CONFIG", "SET", "notify-keyspace-events", "KEAn");
+            }
+        }
+    }
+
+    @Test
     void activeExpiryShouldPublishExpiredWithoutAnyClientTouchingTheKey() throws Exception {
         try (RespTestSocket sub = new RespTestSocket(ebb); RespTestSocket c = new RespTestSocket(ebb)) {
             sub.call("SUBSCRIBE", "__keyevent@0__:expired");

@@ -4,8 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.embedded.EbbExtension;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,6 +27,42 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class KeyspaceNotificationsTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension().manualClock().config("notify-keyspace-events", "KEAn");
+
+    private static final ClientResources LETTUCE = DefaultClientResources.builder()
+            .ioThreadPoolSize(1).computationThreadPoolSize(1).build();
+
+    @AfterAll
+    static void stopLettuce() {
+        LETTUCE.shutdown(0, 1, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void lettuceResp3ShouldReceiveKeyspaceAndExpiredEventsFromActiveExpiry() throws Exception {
+        RedisClient client = RedisClient.create(LETTUCE, RedisURI.create(ebb.host(), ebb.port()));
+        BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        try (StatefulRedisPubSubConnection<String, String> sub = client.connectPubSub()) {
+            sub.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String pattern, String channel, String message) {
+                    events.add(channel + " " + message);
+                }
+            });
+            sub.sync().psubscribe("__keyspace@0__:token:*", "__keyevent@0__:expired");
+            sub.sync().set("token:1", "v");
+            sub.sync().pexpire("token:1", 200);
+            assertEquals("__keyspace@0__:token:1 new", events.poll(5, TimeUnit.SECONDS));
+            assertEquals("__keyspace@0__:token:1 set", events.poll(5, TimeUnit.SECONDS));
+            assertEquals("__keyspace@0__:token:1 expire", events.poll(5, TimeUnit.SECONDS));
+
+            ebb.advanceClock(1000);
+
+            List<String> expired = List.of(events.poll(5, TimeUnit.SECONDS), events.poll(5, TimeUnit.SECONDS));
+            assertTrue(expired.contains("__keyspace@0__:token:1 expired"), expired.toString());
+            assertTrue(expired.contains("__keyevent@0__:expired token:1"), expired.toString());
+        } finally {
+            client.shutdown(0, 1, TimeUnit.SECONDS);
+        }
+    }
 
     @Test
     void commandsShouldPublishRedisEventSequence() throws Exception {

@@ -179,23 +179,27 @@ public final class PubSub {
     /**
      * PUBLISH: delivers {@code message} to the subscribers of {@code channel} and of every
      * matching pattern; returns how many received it (a client subscribed through two patterns
-     * counts twice, as in Redis).
+     * counts twice, as in Redis). A subscriber already being closed, whose disconnection the loop
+     * has not processed yet, receives nothing and is not counted (Redis counts it until it frees
+     * the client at the end of its event-loop turn).
      */
     public int publish(byte[] channel, byte[] message) {
         int receivers = 0;
         Set<Client> subscribers = channels.get(probe.probe(channel));
         if (subscribers != null) {
             for (Client sub : subscribers) {
-                deliver(sub, MESSAGE, null, channel, message);
-                receivers++;
+                if (deliver(sub, MESSAGE, null, channel, message)) {
+                    receivers++;
+                }
             }
         }
         if (!patterns.isEmpty()) {
             for (PatternSubscribers p : patterns.values()) {
                 if (p.glob.matches(channel)) {
                     for (Client sub : p.clients) {
-                        deliver(sub, PMESSAGE, p.pattern, channel, message);
-                        receivers++;
+                        if (deliver(sub, PMESSAGE, p.pattern, channel, message)) {
+                            receivers++;
+                        }
                     }
                 }
             }
@@ -206,13 +210,15 @@ public final class PubSub {
     /** SPUBLISH: delivers to the subscribers of one shard channel. */
     public int spublish(byte[] channel, byte[] message) {
         Set<Client> subscribers = shardChannels.get(probe.probe(channel));
-        if (subscribers == null) {
-            return 0;
+        int receivers = 0;
+        if (subscribers != null) {
+            for (Client sub : subscribers) {
+                if (deliver(sub, SMESSAGE, null, channel, message)) {
+                    receivers++;
+                }
+            }
         }
-        for (Client sub : subscribers) {
-            deliver(sub, SMESSAGE, null, channel, message);
-        }
-        return subscribers.size();
+        return receivers;
     }
 
     /** True when no one listens on any channel or pattern: notifications can skip building names. */
@@ -220,16 +226,18 @@ public final class PubSub {
         return channels.isEmpty() && patterns.isEmpty();
     }
 
-    private void deliver(Client sub, byte[] kind, byte[] pattern, byte[] channel, byte[] message) {
+    /** Writes or holds back one message; false if {@code sub} is being closed and gets nothing. */
+    private boolean deliver(Client sub, byte[] kind, byte[] pattern, byte[] channel, byte[] message) {
         if (sub.closing()) {
-            return;
+            return false;
         }
         if (sub == server.currentClient()) {
             sub.subscriptions().defer(new byte[][] {kind, pattern, channel, message});
-            return;
+            return true;
         }
         write(sub, kind, pattern, channel, message);
         server.wroteTo(sub);
+        return true;
     }
 
     private static void write(Client sub, byte[] kind, byte[] pattern, byte[] channel, byte[] message) {

@@ -16,8 +16,8 @@ public final class MonitorCommand {
 
     static List<CommandSpec.Builder> specs() {
         return List.of(spec("monitor", 1, ADMIN | NOSCRIPT | LOADING | STALE, 0, 0, 0, MonitorCommand::monitor)
-                .doc(CommandGroup.SERVER, "1.0.0", "Listens for all requests received by the server in real-time.", "")
-                .complexity(""));
+                .doc(CommandGroup.SERVER, "1.0.0", "Listens for all requests received by the server in real-time.",
+                        ""));
     }
 
     /** Replies OK and starts the feed; a second MONITOR on the same connection is ignored without a reply, as in Redis. */

@@ -132,6 +132,19 @@ class PubSubCommandsTest {
     }
 
     @Test
+    void clientKillTypePubsubShouldCloseOnlySubscribers() throws Exception {
+        try (RespTestSocket sub = new RespTestSocket(ebb); RespTestSocket plain = new RespTestSocket(ebb);
+                RespTestSocket admin = new RespTestSocket(ebb)) {
+            sub.call("PSUBSCRIBE", "*");
+
+            assertEquals(":1\r\n", admin.call("CLIENT", "KILL", "TYPE", "pubsub"));
+
+            assertTrue(sub.closedByServer());
+            assertEquals("+PONG\r\n", plain.call("PING"));
+        }
+    }
+
+    @Test
     void disconnectShouldDropSubscriptions() throws Exception {
         try (RespTestSocket q = new RespTestSocket(ebb)) {
             try (RespTestSocket sub = new RespTestSocket(ebb)) {

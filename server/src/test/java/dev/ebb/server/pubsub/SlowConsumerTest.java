@@ -35,10 +35,15 @@ class SlowConsumerTest {
 
     @Test
     void subscriberThatNeverReadsShouldBeClosedAtPubsubHardLimit() throws Exception {
+        floodStalledSubscriber(ebb);
+    }
+
+    /** The flood scenario against {@code ebb}, which must run with the default pubsub limits. */
+    static void floodStalledSubscriber(EbbExtension ebb) throws Exception {
         long baseline = usedDirectMemory();
         byte[] message = new byte[MESSAGE_BYTES];
         Arrays.fill(message, (byte) 'm');
-        try (Socket slow = stalledSocket(); Jedis pub = new Jedis(ebb.host(), ebb.port());
+        try (Socket slow = stalledSocket(ebb); Jedis pub = new Jedis(ebb.host(), ebb.port());
                 Jedis other = new Jedis(ebb.host(), ebb.port())) {
             send(slow, "SUBSCRIBE", "flood");
             awaitSubscribers(pub, "flood", 1);

@@ -16,6 +16,8 @@ public final class Client {
     public static final int FLAG_NO_EVICT = 1 << 1;
     /** CLIENT NO-TOUCH: the client's commands leave keys' access times alone. */
     public static final int FLAG_NO_TOUCH = 1 << 2;
+    /** MONITOR: the client receives every command the server runs. */
+    public static final int FLAG_MONITOR = 1 << 3;
 
     private final long id;
     private final Channel channel;
@@ -34,6 +36,13 @@ public final class Client {
     private int flags;
     private boolean authenticated;
     private boolean closed;
+
+    // ---- pub/sub and output-buffer limits (dev.ebb.server.pubsub, OutputBufferLimiter) ----
+    private final dev.ebb.server.pubsub.Subscriptions subscriptions = new dev.ebb.server.pubsub.Subscriptions();
+    /** When the output first went over the soft limit (server ms), or {@link OutputBufferLimiter#NOT_OVER}. */
+    long softLimitReachedMs = OutputBufferLimiter.NOT_OVER;
+    /** True while the client is queued in {@link Server#markPendingWrite} for the next flush. */
+    boolean pendingWrite;
 
     Client(long id, Channel channel, Server server, String addr, String laddr, long createdMs) {
         this.id = id;
@@ -186,8 +195,15 @@ public final class Client {
                 ? ((io.netty.channel.unix.UnixChannel) channel).fd().intValue() : -1;
     }
 
+    /** The channels, patterns and shard channels this client is subscribed to. */
+    public dev.ebb.server.pubsub.Subscriptions subscriptions() {
+        return subscriptions;
+    }
+
     /** Bytes waiting to be written: this client's reply buffer plus what the socket has not taken. */
     public long outputBytes() {
-        return reply.pendingBytes() + channel.unsafe().outboundBuffer().totalPendingWriteBytes();
+        // The outbound buffer's total is a volatile the IO thread updates; it is null once closed.
+        io.netty.channel.ChannelOutboundBuffer outbound = channel.unsafe().outboundBuffer();
+        return reply.pendingBytes() + (outbound == null ? 0 : outbound.totalPendingWriteBytes());
     }
 }

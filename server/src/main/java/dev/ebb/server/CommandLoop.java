@@ -109,9 +109,25 @@ final class CommandLoop {
         flush(c);
     }
 
-    /** Writes out what the client's replies have accumulated; closes it if it asked to be closed. */
+    /**
+     * Writes out what the client's replies have accumulated (closing it instead if that puts it over
+     * its output-buffer limit), runs the after-batch expiry offer, then writes out every other client
+     * that received messages meanwhile.
+     */
     void flush(Client c) {
-        if (c.closed()) {
+        write(c);
+        cron.afterBatch();
+        flushPendingWrites();
+    }
+
+    /** Writes out the clients pub/sub messages, notifications or MONITOR lines were queued for. */
+    void flushPendingWrites() {
+        server.drainPendingWrites(this::write);
+    }
+
+    /** Writes out one client's accumulated replies; closes it if it asked to be closed. */
+    private void write(Client c) {
+        if (c.closed() || OutputBufferLimiter.enforce(server, c, server.nowMs())) {
             return;
         }
         ByteBuf out = c.reply().take();
@@ -126,12 +142,13 @@ final class CommandLoop {
         } else if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
             ch.close();
         }
-        cron.afterBatch();
     }
 
     /** Called when the connection has closed, from whatever thread noticed. */
     void disconnected(Client c) {
         run(() -> {
+            server.pubsub().forget(c);
+            server.monitors().remove(c);
             c.markClosed();
             server.unregister(c);
         });

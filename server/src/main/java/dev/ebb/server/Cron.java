@@ -64,9 +64,28 @@ final class Cron {
         long nowMs = server.tick();
         server.stats().sample(nowMs);
         closeIdleClients(nowMs);
+        enforceOutputBufferLimits(nowMs);
         rehash();
         server.expireCycle().beginSlow();
         continueExpiry();
+    }
+
+    /** Soft output-buffer limits are timed, so every client is checked once per tick. */
+    private void enforceOutputBufferLimits(long nowMs) {
+        List<Client> over = null;
+        for (Client c : server.clients()) {
+            if (c.outputBytes() > 0 || c.softLimitReachedMs != OutputBufferLimiter.NOT_OVER) {
+                if (over == null) {
+                    over = new ArrayList<>();
+                }
+                over.add(c);
+            }
+        }
+        if (over != null) {
+            for (Client c : over) {
+                OutputBufferLimiter.enforce(server, c, nowMs);
+            }
+        }
     }
 
     /**
@@ -75,7 +94,9 @@ final class Cron {
      * at most one slice behind expiry work, where Redis makes it wait for the whole cycle.
      */
     private void continueExpiry() {
-        if (server.expireCycle().runSlice(server.tick())) {
+        boolean more = server.expireCycle().runSlice(server.tick());
+        loop.flushPendingWrites();
+        if (more) {
             // Not execute(): Netty's event loop drains tasks queued while it runs tasks before it
             // polls IO again, so the whole cycle would run back to back. A zero-delay scheduled
             // task is only picked up on the loop's next turn, after the pending IO.
@@ -103,6 +124,7 @@ final class Cron {
         fastOffersPending = false;
         ActiveExpireCycle cycle = server.expireCycle();
         cycle.runFast(server.tick());
+        loop.flushPendingWrites();
         scheduleFastCycles();
     }
 

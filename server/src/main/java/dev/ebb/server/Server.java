@@ -4,7 +4,12 @@ import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.CommandTable;
 import dev.ebb.server.command.Errors;
+import dev.ebb.server.command.PubSubCommands;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.pubsub.Monitors;
+import dev.ebb.server.pubsub.Notifications;
+import dev.ebb.server.pubsub.PubSub;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.NanoClock;
 import dev.ebb.storage.expiry.ActiveExpireCycle;
@@ -48,6 +53,13 @@ public final class Server {
     private long nowMs;
     private int hz;
 
+    // ---- pub/sub, keyspace notifications, MONITOR, deferred flushes (dev.ebb.server.pubsub) ----
+    private final PubSub pubsub = new PubSub(this);
+    private final Monitors monitors = new Monitors();
+    /** Clients written to from outside their own command since the last flush. */
+    private final java.util.ArrayList<Client> pendingWrites = new java.util.ArrayList<>();
+    private Client current;
+
     Server(ServerConfig config, CommandTable commands, LongSupplier clock, long seed, Runnable shutdownAction) {
         this.config = config;
         this.commands = commands;
@@ -58,6 +70,10 @@ public final class Server {
         ExpiryStrategyKind expiryKind = ExpiryStrategyKind.fromConfigName(config.expiryStrategy().configName());
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = new Database(i, seeds.nextLong(), expiryKind);
+            dbs[i].setExpiryListener((db, key) ->
+                    Notifications.notify(this, NotifyKeyspaceEvents.EXPIRED, "expired", key, db.id()));
+            dbs[i].setNewKeyListener((db, key) ->
+                    Notifications.notify(this, NotifyKeyspaceEvents.NEW, "new", key, db.id()));
         }
         this.hz = config.hz();
         this.expireCycle = new ActiveExpireCycle(dbs, expireCycleConfig(), NanoClock.SYSTEM);
@@ -149,17 +165,73 @@ public final class Server {
             reject(c, Errors.NOAUTH);
             return;
         }
+        if (c.protocol() == 2 && c.subscriptions().active() && !PubSubCommands.allowedWhileSubscribed(spec)) {
+            reject(c, Errors.onlySubscribeAllowed(spec.fullName()));
+            return;
+        }
+        if (c.hasFlag(Client.FLAG_MONITOR)
+                && spec.has(CommandFlags.WRITE | CommandFlags.READONLY | CommandFlags.MAY_REPLICATE)) {
+            reject(c, Errors.MONITOR_KEYSPACE);
+            return;
+        }
         c.touch(nowMs, spec);
         stats.totalCommandsProcessed++;
         long errorsBefore = c.reply().errorReplies();
+        current = c;
         try {
             spec.handler().execute(c, argv);
         } catch (RuntimeException e) {
             LOG.error("Command '{}' failed unexpectedly", spec.fullName(), e);
             stats.unexpectedErrorReplies++;
             c.reply().error("ERR " + e);
+        } finally {
+            current = null;
         }
         stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
+        pubsub.afterCommand(c);
+        if (!monitors.isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
+            monitors.feed(this, c, argv);
+        }
+    }
+
+    // ---- pub/sub, keyspace notifications, MONITOR, deferred flushes ----
+
+    public PubSub pubsub() {
+        return pubsub;
+    }
+
+    public Monitors monitors() {
+        return monitors;
+    }
+
+    /** The client whose command is running, or null (cron work, between commands). */
+    public Client currentClient() {
+        return current;
+    }
+
+    /**
+     * Called after something outside {@code c}'s own command wrote to its reply buffer (a pub/sub
+     * message, a MONITOR line): applies its output-buffer limit at once, and queues it to be
+     * flushed after the current batch or cron step.
+     */
+    public void wroteTo(Client c) {
+        if (OutputBufferLimiter.enforce(this, c, nowMs)) {
+            return;
+        }
+        if (!c.pendingWrite) {
+            c.pendingWrite = true;
+            pendingWrites.add(c);
+        }
+    }
+
+    /** Hands the clients {@link #wroteTo} queued to {@code flusher} and empties the queue. */
+    void drainPendingWrites(java.util.function.Consumer<Client> flusher) {
+        for (int i = 0; i < pendingWrites.size(); i++) {
+            Client c = pendingWrites.get(i);
+            c.pendingWrite = false;
+            flusher.accept(c);
+        }
+        pendingWrites.clear();
     }
 
     private void reject(Client c, String error) {

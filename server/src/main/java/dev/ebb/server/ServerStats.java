@@ -16,6 +16,8 @@ public final class ServerStats {
     long keyspaceMisses;
     long totalErrorReplies;
     long unexpectedErrorReplies;
+    /** Clients closed by client-output-buffer-limit (INFO client_output_buffer_limit_disconnections). */
+    long clientOutputBufferLimitDisconnections;
     private long usedMemoryPeak;
 
     private static final int SAMPLES = 16;
@@ -46,6 +48,10 @@ public final class ServerStats {
 
     public long totalCommandsProcessed() {
         return totalCommandsProcessed;
+    }
+
+    public long clientOutputBufferLimitDisconnections() {
+        return clientOutputBufferLimitDisconnections;
     }
 
     public long keyspaceHits() {
@@ -138,5 +144,6 @@ public final class ServerStats {
         keyspaceMisses = 0;
         totalErrorReplies = 0;
         unexpectedErrorReplies = 0;
+        clientOutputBufferLimitDisconnections = 0;
     }
 }

@@ -59,6 +59,7 @@ public final class Database {
     private LongDict expires;
     private ExpiryStrategy expiryStrategy;
     private ExpiryListener expiryListener = ExpiryListener.NONE;
+    private NewKeyListener newKeyListener = NewKeyListener.NONE;
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
@@ -93,6 +94,14 @@ public final class Database {
 
     public int id() {
         return id;
+    }
+
+    /** Sets the listener told about inserted keys ({@link NewKeyListener#NONE} to stop). */
+    public void setNewKeyListener(NewKeyListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null; use NewKeyListener.NONE");
+        }
+        this.newKeyListener = listener;
     }
 
     /** Sets the listener told about expired keys ({@link ExpiryListener#NONE} to stop). */
@@ -295,6 +304,7 @@ public final class Database {
         Object old = dict.put(key, value, lruClock(nowMs));
         if (old == null) {
             payloadBytes += Values.keyBytes(key) + valueBytes;
+            newKeyListener.added(this, key);
         } else {
             payloadBytes += valueBytes - Values.memoryOf(old);
             if (!keepTtl) {
@@ -318,6 +328,7 @@ public final class Database {
         }
         payloadBytes += Values.keyBytes(key) + valueBytes;
         dict.setMetaAt(dict.find(key), lruClock(nowMs));
+        newKeyListener.added(this, key);
     }
 
     /**

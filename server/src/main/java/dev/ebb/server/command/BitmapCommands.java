@@ -7,6 +7,8 @@ import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -96,6 +98,7 @@ public final class BitmapCommands {
             byte[] updated = Arrays.copyOf(current, Math.max(current.length, index + 1));
             updated[index] = (byte) (on == 1 ? updated[index] | mask : updated[index] & ~mask);
             c.db().setKeepTtl(argv[1], updated, c.server().nowMs());
+            Notifications.notify(c, NotifyKeyspaceEvents.STRING, "setbit", argv[1]);
         }
         c.reply().integer(previous);
     }
@@ -300,11 +303,14 @@ public final class BitmapCommands {
             length = Math.max(length, sources[k].length);
         }
         if (length == 0) {
-            c.db().delete(argv[2]);
+            if (c.db().delete(argv[2]) != null) {
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[2]);
+            }
             c.reply().integer(0);
             return;
         }
         c.db().setKey(argv[2], combine(op, sources, length), c.server().nowMs());
+        Notifications.notify(c, NotifyKeyspaceEvents.STRING, "set", argv[2]);
         c.reply().integer(length);
     }
 

@@ -18,12 +18,12 @@ import java.util.List;
  * <p>CLIENT LIST / INFO lines carry Redis 7.2's fields in Redis's order. Fields Ebb cannot know
  * truthfully are reported as zero, and each is named here: {@code qbuf}, {@code qbuf-free},
  * {@code rbs} and {@code rbp} describe Redis's own query and read buffers (Ebb's are Netty's, not
- * exposed); {@code sub}/{@code psub}/{@code ssub} and {@code multi} stay 0/-1 until clients carry
- * pub/sub and MULTI state. {@code fd} is the socket's descriptor with the epoll transport, -1 with
- * NIO. {@code argv-mem} is the size of the command being run for the client running it, 0 for the
+ * exposed); {@code multi} stays -1 until clients carry MULTI state. {@code fd} is the socket's
+ * descriptor with the epoll transport, -1 with NIO. {@code argv-mem} is the size of the command being run for the client running it, 0 for the
  * others; {@code obl} is the client's encoded, not yet flushed replies, {@code oll} is always 0 (Ebb
  * keeps one reply buffer, not a list), {@code omem} adds what the socket has not taken yet, and
- * {@code tot-mem} is {@code omem} plus {@code argv-mem}. Only the "normal" client type exists.
+ * {@code tot-mem} is {@code omem} plus {@code argv-mem}. Subscribed clients are of type pubsub,
+ * others normal.
  */
 public final class ClientCommands {
     private static final String KILL_FILTER = "[ID client-id] | [TYPE <NORMAL | MASTER | SLAVE | REPLICA | PUBSUB>]"
@@ -146,8 +146,8 @@ public final class ClientCommands {
                 c.reply().error(Errors.unknownClientType(argv[3]));
                 return;
             }
-            if (type == ClientType.NORMAL) {
-                for (Client client : c.server().clients()) {
+            for (Client client : c.server().clients()) {
+                if (ClientType.of(client) == type) {
                     appendInfo(out, client, c, argv, now);
                 }
             }
@@ -257,7 +257,7 @@ public final class ClientCommands {
         for (Client client : c.server().clients()) {
             if ((addr != null && !client.addr().equals(addr))
                     || (laddr != null && !client.laddr().equals(laddr))
-                    || (type != null && type != ClientType.NORMAL)
+                    || (type != null && type != ClientType.of(client))
                     || (id != 0 && client.id() != id)
                     || (maxAgeSeconds != 0 && (now - client.createdMs()) / 1000 < maxAgeSeconds)
                     || (client == c && skipMe)) {
@@ -392,7 +392,10 @@ public final class ClientCommands {
                 .append(" idle=").append(Math.max(0, (nowMs - client.lastInteractionMs()) / 1000))
                 .append(" flags=").append(flags(client))
                 .append(" db=").append(client.db().id())
-                .append(" sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0")
+                .append(" sub=").append(client.subscriptions().channelCount())
+                .append(" psub=").append(client.subscriptions().patternCount())
+                .append(" ssub=").append(client.subscriptions().shardChannelCount())
+                .append(" multi=-1 qbuf=0 qbuf-free=0")
                 .append(" argv-mem=").append(argvMem)
                 .append(" multi-mem=0 rbs=0 rbp=0")
                 .append(" obl=").append(pending)
@@ -409,9 +412,23 @@ public final class ClientCommands {
                 .append('\n');
     }
 
+    /** One CLIENT LIST line without its newline, for log messages (output-buffer-limit closings). */
+    public static String describe(Client client, long nowMs) {
+        StringBuilder out = new StringBuilder(256);
+        appendInfo(out, client, null, null, nowMs);
+        out.setLength(out.length() - 1);
+        return out.toString();
+    }
+
     /** CLIENT LIST's flag letters, Redis's order; {@code N} for none. */
     private static String flags(Client client) {
         StringBuilder sb = new StringBuilder(4);
+        if (client.hasFlag(Client.FLAG_MONITOR)) {
+            sb.append('O');
+        }
+        if (client.subscriptions().active()) {
+            sb.append('P');
+        }
         if (client.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
             sb.append('c');
         }
@@ -424,9 +441,14 @@ public final class ClientCommands {
         return sb.length() == 0 ? "N" : sb.toString();
     }
 
-    /** The client types CLIENT LIST / KILL TYPE accept; Ebb's clients are all {@link #NORMAL}. */
+    /** The client types CLIENT LIST / KILL TYPE accept; Ebb has no master or replica clients yet. */
     enum ClientType {
         NORMAL, MASTER, REPLICA, PUBSUB;
+
+        /** A subscribed client is PUBSUB, any other (MONITOR included) NORMAL, as Redis classifies them. */
+        static ClientType of(Client client) {
+            return client.subscriptions().active() ? PUBSUB : NORMAL;
+        }
 
         /** The type named by {@code arg} ({@code slave} is {@code replica}), or null. */
         static ClientType byName(byte[] arg) {

@@ -10,7 +10,9 @@ public final class Commands {
             CommandDocs.specs(),
             KeyCommands.specs(),
             StringCommands.specs(),
-            BitmapCommands.specs());
+            BitmapCommands.specs(),
+            PubSubCommands.specs(),
+            MonitorCommand.specs());
 
     private Commands() {
     }

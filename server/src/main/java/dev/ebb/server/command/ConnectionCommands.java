@@ -60,12 +60,17 @@ public final class ConnectionCommands {
     static void ping(Client c, byte[][] argv) {
         if (argv.length > 2) {
             c.reply().error(Errors.wrongArity("ping"));
+        } else if (c.protocol() == 2 && c.subscriptions().active()) {
+            // RESP2 subscribed mode: a two-element array, as a message would be.
+            c.reply().arrayHeader(2).bulk("pong").bulk(argv.length == 2 ? argv[1] : EMPTY);
         } else if (argv.length == 2) {
             c.reply().bulk(argv[1]);
         } else {
             c.reply().pong();
         }
     }
+
+    private static final byte[] EMPTY = new byte[0];
 
     static void echo(Client c, byte[][] argv) {
         c.reply().bulk(argv[1]);
@@ -204,8 +209,8 @@ public final class ConnectionCommands {
 
     /**
      * RESET: the connection as it was when it connected: database 0, RESP2, no name, no
-     * NO-EVICT/NO-TOUCH, and unauthenticated again when a password is required. Transactions,
-     * subscriptions and tracking belong to their own families and are not touched here.
+     * NO-EVICT/NO-TOUCH, and unauthenticated again when a password is required. Subscriptions and
+     * MONITOR end too; transactions and tracking belong to their own families.
      */
     static void reset(Client c, byte[][] argv) {
         c.select(c.server().db(0));
@@ -214,6 +219,8 @@ public final class ConnectionCommands {
         c.setFlag(Client.FLAG_NO_EVICT, false);
         c.setFlag(Client.FLAG_NO_TOUCH, false);
         c.authenticated(requirepass(c).length == 0);
+        c.server().pubsub().forget(c);
+        c.server().monitors().remove(c);
         c.reply().simple("RESET");
     }
 }

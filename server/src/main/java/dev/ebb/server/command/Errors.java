@@ -73,6 +73,15 @@ public final class Errors {
     }
 
     /** {@code ERR wrong number of arguments for 'get' command} (full name, e.g. {@code config|get}). */
+    /** A MONITOR client (a replica to Redis) ran a command that reads or writes keys. */
+    public static final String MONITOR_KEYSPACE = "ERR Replica can't interact with the keyspace";
+
+    /** A RESP2 client in subscribed mode ran something other than the subscribe family, PING, QUIT or RESET. */
+    public static String onlySubscribeAllowed(String fullName) {
+        return "ERR Can't execute '" + fullName
+                + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context";
+    }
+
     public static String wrongArity(String fullName) {
         return "ERR wrong number of arguments for '" + fullName + "' command";
     }

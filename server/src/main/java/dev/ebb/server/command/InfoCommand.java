@@ -238,8 +238,12 @@ public final class InfoCommand {
         field(out, "evicted_clients", 0);
         field(out, "keyspace_hits", st.keyspaceHits());
         field(out, "keyspace_misses", st.keyspaceMisses());
+        field(out, "pubsub_channels", s.pubsub().channelCount());
+        field(out, "pubsub_patterns", s.pubsub().numpat());
+        field(out, "pubsubshard_channels", s.pubsub().shardChannelCount());
         field(out, "total_error_replies", st.totalErrorReplies());
         field(out, "unexpected_error_replies", st.unexpectedErrorReplies());
+        field(out, "client_output_buffer_limit_disconnections", st.clientOutputBufferLimitDisconnections());
     }
 
     private static void replication(StringBuilder out, Server s) {

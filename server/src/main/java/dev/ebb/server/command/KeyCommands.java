@@ -9,6 +9,8 @@ import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
 import dev.ebb.server.ServerStats;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.server.util.Glob;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.Dict;
@@ -141,6 +143,7 @@ public final class KeyCommands {
         for (int i = 1; i < argv.length; i++) {
             db.expireIfNeeded(argv[i], now);
             if (db.delete(argv[i]) != null) {
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[i]);
                 deleted++;
             }
         }
@@ -188,6 +191,7 @@ public final class KeyCommands {
     static Object lookupReadNoTouch(Client c, byte[] key) {
         Object value = c.db().lookupReadNoTouch(key, c.server().nowMs());
         c.server().stats().lookup(value != null);
+        Notifications.keyMissIf(value == null, c, key);
         return value;
     }
 
@@ -235,6 +239,8 @@ public final class KeyCommands {
             db.setExpire(to, expireAt);
         }
         db.delete(from);
+        Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "rename_from", from);
+        Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "rename_to", to);
         if (nx) {
             c.reply().integer(1);
         } else {
@@ -269,6 +275,7 @@ public final class KeyCommands {
         long now = c.server().nowMs();
         Object value = src.lookupRead(key, now);
         c.server().stats().lookup(value != null);
+        Notifications.keyMissIf(value == null, c, key);
         if (value == null) {
             c.reply().integer(0);
             return;
@@ -285,6 +292,7 @@ public final class KeyCommands {
         if (expireAt != Database.NO_EXPIRE) {
             dst.setExpire(newKey, expireAt);
         }
+        Notifications.notify(c.server(), NotifyKeyspaceEvents.GENERIC, "copy_to", newKey, dst.id());
         c.reply().integer(1);
     }
 
@@ -316,6 +324,8 @@ public final class KeyCommands {
             dst.setExpire(key, expireAt);
         }
         src.delete(key);
+        Notifications.notify(c.server(), NotifyKeyspaceEvents.GENERIC, "move_from", key, src.id());
+        Notifications.notify(c.server(), NotifyKeyspaceEvents.GENERIC, "move_to", key, dst.id());
         c.reply().integer(1);
     }
 
@@ -418,8 +428,10 @@ public final class KeyCommands {
         }
         if (when <= now) {
             db.delete(key);
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
         } else {
             db.setExpire(key, when);
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "expire", key);
         }
         c.reply().integer(1);
     }
@@ -479,7 +491,12 @@ public final class KeyCommands {
             c.reply().integer(0);
             return;
         }
-        c.reply().integer(db.persist(argv[1]) ? 1 : 0);
+        if (db.persist(argv[1])) {
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "persist", argv[1]);
+            c.reply().integer(1);
+        } else {
+            c.reply().integer(0);
+        }
     }
 
     // ---------------------------------------------------------------- iteration

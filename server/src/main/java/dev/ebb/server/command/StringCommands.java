@@ -7,6 +7,8 @@ import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.Database;
 import java.util.Arrays;
 import java.util.List;
@@ -132,6 +134,7 @@ public final class StringCommands {
     static Object lookupStringOrReply(Client c, byte[] key) {
         Object v = c.db().lookupRead(key, c.server().nowMs());
         c.server().stats().lookup(v != null);
+        Notifications.keyMissIf(v == null, c, key);
         if (v == null || v instanceof byte[]) {
             return v;
         }
@@ -239,6 +242,7 @@ public final class StringCommands {
             old = db.lookupWrite(key, now);
             if (get) {
                 c.server().stats().lookup(old != null);
+                Notifications.keyMissIf(old == null, c, key);
                 if (old != null && !(old instanceof byte[])) {
                     c.reply().error(Errors.WRONGTYPE);
                     return;
@@ -262,6 +266,10 @@ public final class StringCommands {
             db.setKeepTtl(key, value, now);
         } else {
             db.setKey(key, value, now);
+        }
+        Notifications.notify(c, NotifyKeyspaceEvents.STRING, "set", key);
+        if (expireAtMs != NO_EXPIRE) {
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "expire", key);
         }
         if (get) {
             c.reply().bulk((byte[]) old);
@@ -364,11 +372,13 @@ public final class StringCommands {
         if (expireAtMs != NO_EXPIRE) {
             if (expireAtMs <= c.server().nowMs()) {
                 db.delete(argv[1]);
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
             } else {
                 db.setExpire(argv[1], expireAtMs);
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "expire", argv[1]);
             }
-        } else if (((int) options & SET_PERSIST) != 0) {
-            db.persist(argv[1]);
+        } else if (((int) options & SET_PERSIST) != 0 && db.persist(argv[1])) {
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "persist", argv[1]);
         }
         c.reply().bulk((byte[]) v);
     }
@@ -379,6 +389,7 @@ public final class StringCommands {
             c.reply().nullBulk();
         } else if (v != Values.WRONG_TYPE) {
             c.db().delete(argv[1]);
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
             c.reply().bulk((byte[]) v);
         }
     }
@@ -391,6 +402,7 @@ public final class StringCommands {
         for (int i = 1; i < argv.length; i++) {
             Object v = db.lookupRead(argv[i], now);
             c.server().stats().lookup(v != null);
+            Notifications.keyMissIf(v == null, c, argv[i]);
             if (v instanceof byte[]) {
                 c.reply().bulk((byte[]) v);
             } else {
@@ -437,6 +449,7 @@ public final class StringCommands {
         long now = c.server().nowMs();
         for (int i = 1; i < argv.length; i += 2) {
             db.setKey(argv[i], argv[i + 1], now);
+            Notifications.notify(c, NotifyKeyspaceEvents.STRING, "set", argv[i]);
         }
     }
 
@@ -494,6 +507,7 @@ public final class StringCommands {
         }
         long result = value + increment;
         c.db().setKeepTtl(key, decimalBytes(result), c.server().nowMs());
+        Notifications.notify(c, NotifyKeyspaceEvents.STRING, "incrby", key);
         c.reply().integer(result);
     }
 
@@ -539,6 +553,7 @@ public final class StringCommands {
         }
         byte[] text = sum.toHumanBytes();
         c.db().setKeepTtl(argv[1], text, c.server().nowMs());
+        Notifications.notify(c, NotifyKeyspaceEvents.STRING, "incrbyfloat", argv[1]);
         c.reply().bulk(text);
     }
 
@@ -552,6 +567,7 @@ public final class StringCommands {
         byte[] tail = argv[2];
         if (old == null) {
             c.db().setKey(argv[1], tail, c.server().nowMs());
+            Notifications.notify(c, NotifyKeyspaceEvents.STRING, "append", argv[1]);
             c.reply().integer(tail.length);
             return;
         }
@@ -563,6 +579,7 @@ public final class StringCommands {
         byte[] joined = Arrays.copyOf(head, head.length + tail.length);
         System.arraycopy(tail, 0, joined, head.length, tail.length);
         c.db().setKeepTtl(argv[1], joined, c.server().nowMs());
+        Notifications.notify(c, NotifyKeyspaceEvents.STRING, "append", argv[1]);
         c.reply().integer(joined.length);
     }
 
@@ -622,6 +639,7 @@ public final class StringCommands {
         byte[] updated = Arrays.copyOf(current, Math.max(current.length, at + patch.length));
         System.arraycopy(patch, 0, updated, at, patch.length);
         c.db().setKeepTtl(argv[1], updated, c.server().nowMs());
+        Notifications.notify(c, NotifyKeyspaceEvents.STRING, "setrange", argv[1]);
         c.reply().integer(updated.length);
     }
 
@@ -682,6 +700,7 @@ public final class StringCommands {
     private static Object lcsOperand(Client c, byte[] key) {
         Object v = c.db().lookupRead(key, c.server().nowMs());
         c.server().stats().lookup(v != null);
+        Notifications.keyMissIf(v == null, c, key);
         return v == null ? EMPTY : v;
     }
 

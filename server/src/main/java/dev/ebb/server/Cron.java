@@ -60,6 +60,7 @@ final class Cron {
         long nowMs = server.tick();
         server.stats().sample(nowMs);
         closeIdleClients(nowMs);
+        server.memoryGuard().cron();
         rehash();
         server.expireCycle().beginSlow();
         continueExpiry();
@@ -71,7 +72,10 @@ final class Cron {
      * at most one slice behind expiry work, where Redis makes it wait for the whole cycle.
      */
     private void continueExpiry() {
-        if (server.expireCycle().runSlice(server.tick())) {
+        long start = System.nanoTime();
+        boolean more = server.expireCycle().runSlice(server.tick());
+        server.latencyMonitor().record("expire-cycle", (System.nanoTime() - start) / 1_000_000, server.nowMs());
+        if (more) {
             // Not execute(): Netty's event loop drains tasks queued while it runs tasks before it
             // polls IO again, so the whole cycle would run back to back. A zero-delay scheduled
             // task is only picked up on the loop's next turn, after the pending IO.

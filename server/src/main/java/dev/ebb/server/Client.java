@@ -16,6 +16,12 @@ public final class Client {
     public static final int FLAG_NO_EVICT = 1 << 1;
     /** CLIENT NO-TOUCH: the client's commands leave keys' access times alone. */
     public static final int FLAG_NO_TOUCH = 1 << 2;
+    /**
+     * The {@code timeout} directive does not apply: features whose clients legitimately stay
+     * silent (subscribers, clients blocked in a command) set it while in that state, as Redis
+     * exempts them. See {@link #exemptFromIdleTimeout()}.
+     */
+    public static final int FLAG_IDLE_TIMEOUT_EXEMPT = 1 << 3;
 
     private final long id;
     private final Channel channel;
@@ -129,6 +135,11 @@ public final class Client {
     void touch(long nowMs, CommandSpec command) {
         this.lastInteractionMs = nowMs;
         this.lastCommand = command;
+    }
+
+    /** Whether the cron's idle timeout must leave this client alone ({@link #FLAG_IDLE_TIMEOUT_EXEMPT}). */
+    public boolean exemptFromIdleTimeout() {
+        return hasFlag(FLAG_IDLE_TIMEOUT_EXEMPT);
     }
 
     /** The last command run, or null before the first. */

@@ -133,7 +133,7 @@ final class Cron {
         }
         List<Client> idle = new ArrayList<>();
         for (Client c : server.clients()) {
-            if (nowMs - c.lastInteractionMs() > timeoutMs) {
+            if (nowMs - c.lastInteractionMs() > timeoutMs && !c.exemptFromIdleTimeout()) {
                 idle.add(c);
             }
         }

@@ -103,6 +103,7 @@ public final class MemoryGuard {
     /** Continues eviction from the cron if memory is still over the limit (after a RUNNING outcome). */
     void cron() {
         refreshHeapState();
+        server.stats().observeUsedMemory(Evictor.usedMemory(dbs));
         long limit = server.config().maxmemory();
         if (limit > 0) {
             evict(limit);
@@ -110,6 +111,9 @@ public final class MemoryGuard {
     }
 
     private Evictor.Outcome evict(long limit) {
+        if (Evictor.usedMemory(dbs) <= limit) {
+            return Evictor.Outcome.OK;
+        }
         long start = System.nanoTime();
         Evictor.Outcome outcome = evictor.evict(dbs, policy, limit, server.config().maxmemorySamples(),
                 server.nowMs(), budgetNanos(server.config().maxmemoryEvictionTenacity()), NanoClock.SYSTEM);

@@ -158,4 +158,12 @@ class EvictionTest {
             assertTrue(memory.matches("(?s).*\r\nmem_fragmentation_ratio:[0-9]+\\.[0-9]{2}\r\n.*"), memory);
         }
     }
+
+    @Test
+    void tenacityShouldMapToRedisEvictionTimeBudgets() {
+        assertEquals(0, MemoryGuard.budgetNanos(0));
+        assertEquals(500_000, MemoryGuard.budgetNanos(10));
+        assertEquals(575_000, MemoryGuard.budgetNanos(11), 1);
+        assertEquals(Long.MAX_VALUE, MemoryGuard.budgetNanos(100));
+    }
 }

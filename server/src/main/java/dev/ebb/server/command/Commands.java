@@ -11,7 +11,8 @@ public final class Commands {
             KeyCommands.specs(),
             StringCommands.specs(),
             BitmapCommands.specs(),
-            SlowlogCommands.specs());
+            SlowlogCommands.specs(),
+            LatencyCommands.specs());
 
     private Commands() {
     }

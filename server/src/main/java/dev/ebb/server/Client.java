@@ -18,6 +18,12 @@ public final class Client {
     public static final int FLAG_NO_TOUCH = 1 << 2;
     /** MONITOR: the client receives every command the server runs. */
     public static final int FLAG_MONITOR = 1 << 3;
+    /**
+     * The {@code timeout} directive does not apply: features whose clients legitimately stay
+     * silent (subscribers, clients blocked in a command) set it while in that state, as Redis
+     * exempts them. See {@link #exemptFromIdleTimeout()}.
+     */
+    public static final int FLAG_IDLE_TIMEOUT_EXEMPT = 1 << 4;
 
     private final long id;
     private final Channel channel;
@@ -138,6 +144,11 @@ public final class Client {
     void touch(long nowMs, CommandSpec command) {
         this.lastInteractionMs = nowMs;
         this.lastCommand = command;
+    }
+
+    /** Whether the cron's idle timeout must leave this client alone: a subscriber, or {@link #FLAG_IDLE_TIMEOUT_EXEMPT}. */
+    public boolean exemptFromIdleTimeout() {
+        return hasFlag(FLAG_IDLE_TIMEOUT_EXEMPT) || subscriptions().active();
     }
 
     /** The last command run, or null before the first. */

@@ -23,8 +23,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CommandLoop {
     private static final Logger LOG = LoggerFactory.getLogger(CommandLoop.class);
-    private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n"
-            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final Server server;
     private final EventExecutor executor;
@@ -73,10 +71,11 @@ final class CommandLoop {
 
     private void register(Client c) {
         c.connectedAt(server.tick());
-        if (server.clients().size() >= server.config().maxclients()) {
+        byte[] refusal = ConnectionGate.refusal(server.config(), server.clients().size(), c.channel().remoteAddress());
+        if (refusal != null) {
             server.stats().rejectedConnections.incrementAndGet();
             c.markClosed();
-            c.channel().writeAndFlush(io.netty.buffer.Unpooled.wrappedBuffer(MAX_CLIENTS))
+            c.channel().writeAndFlush(io.netty.buffer.Unpooled.wrappedBuffer(refusal))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }

@@ -65,6 +65,7 @@ final class Cron {
         server.stats().sample(nowMs);
         closeIdleClients(nowMs);
         enforceOutputBufferLimits(nowMs);
+        server.memoryGuard().cron();
         rehash();
         server.expireCycle().beginSlow();
         continueExpiry();
@@ -94,7 +95,9 @@ final class Cron {
      * at most one slice behind expiry work, where Redis makes it wait for the whole cycle.
      */
     private void continueExpiry() {
+        long start = System.nanoTime();
         boolean more = server.expireCycle().runSlice(server.tick());
+        server.latencyMonitor().record("expire-cycle", (System.nanoTime() - start) / 1_000_000, server.nowMs());
         loop.flushPendingWrites();
         if (more) {
             // Not execute(): Netty's event loop drains tasks queued while it runs tasks before it
@@ -158,7 +161,7 @@ final class Cron {
         }
         List<Client> idle = new ArrayList<>();
         for (Client c : server.clients()) {
-            if (nowMs - c.lastInteractionMs() > timeoutMs) {
+            if (nowMs - c.lastInteractionMs() > timeoutMs && !c.exemptFromIdleTimeout()) {
                 idle.add(c);
             }
         }

@@ -94,6 +94,13 @@ public final class EbbServer implements AutoCloseable {
                                 .addLast("client", new ClientHandler(loop));
                     }
                 });
+        if (epoll && config.tcpKeepalive() > 0) {
+            // Redis's anetKeepAlive: first probe after the interval, then every third of it, 3 probes.
+            int idle = config.tcpKeepalive();
+            bootstrap.childOption(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPIDLE, idle)
+                    .childOption(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPINTVL, Math.max(1, idle / 3))
+                    .childOption(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPCNT, 3);
+        }
         this.port = bind(bootstrap, config.bind(), config.port());
         loop.run(loop.cron()::start);
     }

@@ -10,6 +10,8 @@ import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.pubsub.Monitors;
 import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.server.pubsub.PubSub;
+import dev.ebb.server.monitor.LatencyMonitor;
+import dev.ebb.server.monitor.SlowLog;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.NanoClock;
 import dev.ebb.storage.expiry.ActiveExpireCycle;
@@ -50,6 +52,9 @@ public final class Server {
     private final String runId;
     private final Runnable shutdownAction;
     private final ActiveExpireCycle expireCycle;
+    private final SlowLog slowLog = new SlowLog();
+    private final LatencyMonitor latencyMonitor = new LatencyMonitor();
+    private final MemoryGuard memoryGuard;
     private long nowMs;
     private int hz;
 
@@ -83,6 +88,11 @@ public final class Server {
         config.onChange("active-expire-effort", reconfigure);
         config.onChange("active-expire-slice-us", reconfigure);
         this.nowMs = clock.getAsLong();
+        latencyMonitor.thresholdMs(config.latencyMonitorThreshold());
+        config.onChange("latency-monitor-threshold", () -> latencyMonitor.thresholdMs(config.latencyMonitorThreshold()));
+        this.memoryGuard = new MemoryGuard(this, dbs);
+        memoryGuard.evictionListener((db, key) ->
+                Notifications.notify(this, NotifyKeyspaceEvents.EVICTED, "evicted", key, db.id()));
         this.startMs = nowMs;
         this.runId = runId(seeds);
     }
@@ -174,10 +184,15 @@ public final class Server {
             reject(c, Errors.MONITOR_KEYSPACE);
             return;
         }
+        if (!memoryGuard.admit(spec)) {
+            reject(c, Errors.OOM);
+            return;
+        }
         c.touch(nowMs, spec);
         stats.totalCommandsProcessed++;
         long errorsBefore = c.reply().errorReplies();
         current = c;
+        long startNanos = System.nanoTime();
         try {
             spec.handler().execute(c, argv);
         } catch (RuntimeException e) {
@@ -187,6 +202,7 @@ public final class Server {
         } finally {
             current = null;
         }
+        commandExecuted(c, spec, argv, System.nanoTime() - startNanos);
         stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
         pubsub.afterCommand(c);
         if (!monitors.isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
@@ -234,6 +250,21 @@ public final class Server {
         pendingWrites.clear();
     }
 
+    /**
+     * Records a command that ran, in the slow log and the latency monitor: the one hook for every
+     * executed command. Commands flagged {@code skip_slowlog} (EXEC) are left out; whoever runs
+     * commands on a command's behalf (EXEC, scripts, unblocking) calls this for each of them.
+     * {@code argv} is as the command left it (redacted arguments already replaced).
+     */
+    public void commandExecuted(Client c, CommandSpec spec, byte[][] argv, long durationNanos) {
+        long micros = durationNanos / 1000;
+        latencyMonitor.record(spec.has(CommandFlags.FAST) ? "fast-command" : "command", micros / 1000, nowMs);
+        if (!spec.has(CommandFlags.SKIP_SLOWLOG)) {
+            slowLog.record(argv, micros, config.slowlogLogSlowerThan(), config.slowlogMaxLen(), nowMs, c.addr(),
+                    c.name());
+        }
+    }
+
     private void reject(Client c, String error) {
         stats.totalErrorReplies++;
         c.reply().error(error);
@@ -261,6 +292,21 @@ public final class Server {
     /** The active expiry engine the cron drives; INFO reads its statistics. */
     public ActiveExpireCycle expireCycle() {
         return expireCycle;
+    }
+
+    /** SLOWLOG's entries. */
+    public SlowLog slowLog() {
+        return slowLog;
+    }
+
+    /** LATENCY's event histories. */
+    public LatencyMonitor latencyMonitor() {
+        return latencyMonitor;
+    }
+
+    /** maxmemory eviction and the JVM heap safety net. */
+    public MemoryGuard memoryGuard() {
+        return memoryGuard;
     }
 
     /** expired_keys: keys removed by lazy or active expiry, over every database. */

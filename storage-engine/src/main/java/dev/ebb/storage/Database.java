@@ -23,9 +23,12 @@ import java.util.Arrays;
  * ("lazy expiry"): the key is counted in {@link #expiredKeys()}, the {@link ExpiryListener} is
  * told, and the lookup sees no key.
  *
- * <p><b>LRU clock.</b> The dict's per-entry meta int holds the last access time in seconds,
- * {@code (int) (nowMs / 1000)} ({@link #lruClock}); differences are taken in 32-bit arithmetic,
- * so the 2038 wrap of the truncated value is harmless.
+ * <p><b>LRU clock / LFU counter.</b> The dict's per-entry meta int holds, by default, the last
+ * access time in seconds, {@code (int) (nowMs / 1000)} ({@link #lruClock}); differences are taken
+ * in 32-bit arithmetic, so the 2038 wrap of the truncated value is harmless. After
+ * {@link #trackFrequency} with {@code lfu} true it holds an {@link LfuCounter} instead (as Redis's
+ * 24-bit {@code lru} field does under an LFU policy); existing keys' metas are reinterpreted, not
+ * converted, so they take a while to become meaningful after a switch, as in Redis.
  *
  * <p><b>Memory.</b> {@link #usedMemory()} is kept incrementally: key and value bytes are added and
  * subtracted on each mutation (O(1)), and the dicts' slot arrays and the expiry strategy's own
@@ -66,6 +69,11 @@ public final class Database {
     private long avgTtlMs;
     private long expiredKeys;
 
+    private boolean lfu;
+    private int lfuLogFactor = 10;
+    private int lfuDecayMinutes = 1;
+    private long lfuRandomState;
+
     private byte[][] scanKeys = new byte[SCAN_BUFFER_INITIAL][];
     private Object[] scanValues = new Object[SCAN_BUFFER_INITIAL];
     private int scanCount;
@@ -90,6 +98,26 @@ public final class Database {
         this.dict = new Dict<>(seed);
         this.expires = new LongDict(seed);
         this.expiryStrategy = expiryKind.newStrategy();
+        this.lfuRandomState = seed;
+    }
+
+    /**
+     * Chooses what the per-key meta records on access: the access time (LRU, the default) or an
+     * LFU counter with Redis's {@code lfu-log-factor} and {@code lfu-decay-time} (minutes).
+     */
+    public void trackFrequency(boolean lfu, int logFactor, int decayMinutes) {
+        if (logFactor < 0 || decayMinutes < 0) {
+            throw new IllegalArgumentException("LFU parameters must not be negative: logFactor=" + logFactor
+                    + ", decayMinutes=" + decayMinutes);
+        }
+        this.lfu = lfu;
+        this.lfuLogFactor = logFactor;
+        this.lfuDecayMinutes = decayMinutes;
+    }
+
+    /** Whether metas hold LFU counters (see {@link #trackFrequency}). */
+    public boolean tracksFrequency() {
+        return lfu;
     }
 
     public int id() {
@@ -144,7 +172,7 @@ public final class Database {
             return null;
         }
         if (touch) {
-            dict.setMetaAt(h, lruClock(nowMs));
+            dict.setMetaAt(h, accessedMeta(dict.metaAt(h), nowMs));
         }
         return dict.valueAt(h);
     }
@@ -259,6 +287,33 @@ public final class Database {
         return idleSeconds <= 0 ? 0 : idleSeconds * 1000L;
     }
 
+    /**
+     * The LFU counter of {@code key} after decay (OBJECT FREQ), or -1 if the key does not exist.
+     * Meaningful only while {@link #tracksFrequency()}. Applies lazy expiry; does not touch.
+     */
+    public int lfuFrequency(byte[] key, long nowMs) {
+        if (expireIfNeeded(key, nowMs)) {
+            return -1;
+        }
+        int h = dict.find(key);
+        return h < 0 ? -1 : LfuCounter.decayed(dict.metaAt(h), nowMs, lfuDecayMinutes);
+    }
+
+    /** The meta of a key accessed at {@code nowMs} whose meta was {@code meta}. */
+    private int accessedMeta(int meta, long nowMs) {
+        if (!lfu) {
+            return lruClock(nowMs);
+        }
+        lfuRandomState += SipHash.GOLDEN_GAMMA;
+        double random = (SipHash.splitMix64(lfuRandomState) >>> 11) * 0x1.0p-53;
+        return LfuCounter.accessed(meta, nowMs, lfuLogFactor, lfuDecayMinutes, random);
+    }
+
+    /** The meta of a key created at {@code nowMs}. */
+    private int newMeta(long nowMs) {
+        return lfu ? LfuCounter.initial(nowMs) : lruClock(nowMs);
+    }
+
     /** The access-time stamp kept in the dict meta: unix seconds truncated to 32 bits. */
     public static int lruClock(long nowMs) {
         return (int) (nowMs / 1000);
@@ -301,7 +356,15 @@ public final class Database {
     private void store(byte[] key, Object value, long nowMs, boolean keepTtl) {
         long valueBytes = Values.memoryOf(value);
         expireIfNeeded(key, nowMs);
-        Object old = dict.put(key, value, lruClock(nowMs));
+        int meta;
+        if (lfu) {
+            // An overwrite keeps the key's counter and counts as an access (Redis copies the old lru field).
+            int h = dict.find(key);
+            meta = h < 0 ? LfuCounter.initial(nowMs) : accessedMeta(dict.metaAt(h), nowMs);
+        } else {
+            meta = lruClock(nowMs);
+        }
+        Object old = dict.put(key, value, meta);
         if (old == null) {
             payloadBytes += Values.keyBytes(key) + valueBytes;
             newKeyListener.added(this, key);
@@ -327,7 +390,7 @@ public final class Database {
             throw new IllegalStateException("add of a key that exists: key=" + printable(key));
         }
         payloadBytes += Values.keyBytes(key) + valueBytes;
-        dict.setMetaAt(dict.find(key), lruClock(nowMs));
+        dict.setMetaAt(dict.find(key), newMeta(nowMs));
         newKeyListener.added(this, key);
     }
 
@@ -462,6 +525,53 @@ public final class Database {
             }
         }
         return work;
+    }
+
+    // ---------------------------------------------------------------- eviction access
+
+    /**
+     * Up to {@code count} stored keys for eviction: sampled from the main dict, or from
+     * {@code expires} when {@code volatileOnly}, through the dicts' O(count) sampler.
+     */
+    int sampleKeys(boolean volatileOnly, byte[][] out, int count) {
+        return volatileOnly ? expires.sampleKeys(out, count) : dict.sampleKeys(out, count);
+    }
+
+    /** A random stored key of the main dict, or of {@code expires} when {@code volatileOnly}; null if none. O(1). */
+    byte[] randomCandidate(boolean volatileOnly) {
+        return volatileOnly ? expires.randomKey() : dict.randomKey();
+    }
+
+    /** Keys in the main dict, or in {@code expires} when {@code volatileOnly}. */
+    int candidates(boolean volatileOnly) {
+        return volatileOnly ? expires.size() : dict.size();
+    }
+
+    /**
+     * Eviction rank of a present key, higher is evicted first (Redis's pool "idle" score): idle ms
+     * for LRU, {@code 255 - counter} for LFU, {@code Long.MAX_VALUE - expireAt} for TTL; -1 if the
+     * key is absent. Reads the meta without touching it.
+     */
+    long evictionScore(byte[] key, EvictionPolicy.Kind kind, long nowMs) {
+        if (kind == EvictionPolicy.Kind.TTL) {
+            long when = expires.get(key, MISSING);
+            return when == MISSING ? -1 : Long.MAX_VALUE - when;
+        }
+        int h = dict.find(key);
+        if (h < 0) {
+            return -1;
+        }
+        int meta = dict.metaAt(h);
+        if (kind == EvictionPolicy.Kind.LFU) {
+            return LfuCounter.MAX_COUNTER - LfuCounter.decayed(meta, nowMs, lfuDecayMinutes);
+        }
+        int idleSeconds = lruClock(nowMs) - meta;
+        return idleSeconds <= 0 ? 0 : idleSeconds * 1000L;
+    }
+
+    /** Whether {@code key} is a current candidate (present, and volatile if {@code volatileOnly}). */
+    boolean isCandidate(byte[] key, boolean volatileOnly) {
+        return volatileOnly ? !expires.isEmpty() && expires.get(key, MISSING) != MISSING : dict.containsKey(key);
     }
 
     // ---------------------------------------------------------------- stats

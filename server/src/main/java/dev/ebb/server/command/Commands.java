@@ -12,7 +12,9 @@ public final class Commands {
             StringCommands.specs(),
             BitmapCommands.specs(),
             PubSubCommands.specs(),
-            MonitorCommand.specs());
+            MonitorCommand.specs(),
+            SlowlogCommands.specs(),
+            LatencyCommands.specs());
 
     private Commands() {
     }

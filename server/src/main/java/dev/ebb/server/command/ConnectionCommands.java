@@ -11,6 +11,7 @@ import static dev.ebb.server.command.CommandSpec.spec;
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
 import dev.ebb.server.Server;
+import dev.ebb.server.monitor.SlowLog;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
@@ -138,6 +139,7 @@ public final class ConnectionCommands {
                 return;
             }
         }
+        redactHelloAuth(argv, next);
         if (user != null && !authenticate(c, user, password)) {
             c.reply().error(Errors.WRONGPASS);
             return;
@@ -168,18 +170,35 @@ public final class ConnectionCommands {
         w.emptyArray();
     }
 
+    /** Redacts the user name and password of HELLO's AUTH option for the slow log, as Redis does. */
+    private static void redactHelloAuth(byte[][] argv, int firstOption) {
+        for (int j = firstOption; j + 2 < argv.length; j++) {
+            if (Arguments.is(argv[j], "auth")) {
+                SlowLog.redact(argv, j + 1);
+                SlowLog.redact(argv, j + 2);
+                j += 2;
+            } else if (Arguments.is(argv[j], "setname")) {
+                j++;
+            }
+        }
+    }
+
     /** AUTH [username] password. */
     static void auth(Client c, byte[][] argv) {
         if (argv.length > 3) {
             c.reply().error(Errors.SYNTAX);
             return;
         }
+        byte[] user = argv.length == 3 ? argv[1] : DEFAULT_USER.getBytes(StandardCharsets.US_ASCII);
+        byte[] password = argv[argv.length - 1];
+        for (int i = 1; i < argv.length; i++) {
+            SlowLog.redact(argv, i);
+        }
         if (argv.length == 2 && requirepass(c).length == 0) {
             c.reply().error(Errors.AUTH_WITHOUT_PASSWORD);
             return;
         }
-        byte[] user = argv.length == 3 ? argv[1] : DEFAULT_USER.getBytes(StandardCharsets.US_ASCII);
-        if (authenticate(c, user, argv[argv.length - 1])) {
+        if (authenticate(c, user, password)) {
             c.reply().ok();
         } else {
             c.reply().error(Errors.WRONGPASS);

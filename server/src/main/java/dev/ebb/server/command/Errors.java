@@ -44,8 +44,6 @@ public final class Errors {
     public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not"
             + " tracked. Please note that when switching between policies at runtime LRU and LFU data will take some"
             + " time to adjust.";
-    /** Ebb's own: OBJECT FREQ under an LFU policy, until the keyspace keeps an LFU counter per key. */
-    public static final String LFU_NOT_TRACKED = "ERR access frequency is not tracked by Ebb yet";
     public static final String LFU_SELECTED = "ERR An LFU maxmemory policy is selected, idle time not tracked."
             + " Please note that when switching between policies at runtime LRU and LFU data will take some time"
             + " to adjust.";

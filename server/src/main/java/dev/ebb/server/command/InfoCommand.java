@@ -33,9 +33,9 @@ import java.util.Set;
  *   <li><b>memory</b>: {@code used_memory} is the keyspace's own estimate (sum of
  *       {@link Database#usedMemory()}), not the process's allocations; {@code used_memory_rss} is
  *       the process's resident set from {@code /proc/self/status} (the JVM's committed heap where
- *       there is no /proc), so {@code mem_fragmentation_ratio} mostly measures the JVM's own
- *       footprint. {@code used_memory_peak} is the highest {@code used_memory} INFO has seen
- *       (Redis also samples it in its cron). The {@code jvm_heap_*} fields are Ebb's.</li>
+ *       there is no /proc); {@code mem_fragmentation_ratio} is the JVM heap's committed bytes over
+ *       its used bytes. {@code used_memory_peak} is the highest {@code used_memory} seen by INFO
+ *       and by the cron (every tick, as Redis samples it). The {@code jvm_heap_*} fields are Ebb's.</li>
  *   <li><b>persistence</b>: Ebb never saves, so the save and AOF fields report that nothing ever
  *       happened; {@code rdb_last_save_time} is the start time, as in Redis before a first save.
  *       {@code rdb_changes_since_last_save} is left out: Ebb does not count changes.</li>
@@ -43,8 +43,8 @@ import java.util.Set;
  *       summed thread times where there is no /proc); the {@code _main_thread} fields are the
  *       command loop thread's own.</li>
  *   <li><b>replication</b>: always a master without replicas; {@code master_replid} is the run id.</li>
- *   <li>{@code blocked_clients} and {@code evicted_keys} are 0: no Ebb command blocks and nothing
- *       evicts keys yet; whoever adds either must report it here.</li>
+ *   <li>{@code blocked_clients} is 0: no Ebb command blocks yet; whoever adds blocking must
+ *       report it here.</li>
  *   <li>No {@code commandstats}, {@code errorstats} or {@code latencystats}: Ebb keeps no
  *       per-command or per-error statistics.</li>
  * </ul>
@@ -179,7 +179,8 @@ public final class InfoCommand {
         field(out, "maxmemory", maxmemory);
         field(out, "maxmemory_human", bytesToHuman(maxmemory));
         field(out, "maxmemory_policy", s.config().maxmemoryPolicy().configName());
-        field(out, "mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f", used == 0 ? 0 : (double) rss / used));
+        field(out, "mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f",
+                heap.getUsed() == 0 ? 0 : (double) heap.getCommitted() / heap.getUsed()));
         field(out, "mem_allocator", "jvm");
         field(out, "jvm_heap_used", heap.getUsed());
         field(out, "jvm_heap_committed", heap.getCommitted());
@@ -234,7 +235,7 @@ public final class InfoCommand {
         field(out, "expired_stale_perc", String.format(Locale.ROOT, "%.2f", s.expireCycle().expiredStalePerc()));
         field(out, "expired_time_cap_reached_count", s.expireCycle().expiredTimeCapReachedCount());
         field(out, "expire_cycle_cpu_milliseconds", s.expireCycle().expireCycleCpuMilliseconds());
-        field(out, "evicted_keys", 0);
+        field(out, "evicted_keys", s.memoryGuard().evictedKeys());
         field(out, "evicted_clients", 0);
         field(out, "keyspace_hits", st.keyspaceHits());
         field(out, "keyspace_misses", st.keyspaceMisses());

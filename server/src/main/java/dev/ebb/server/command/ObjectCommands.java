@@ -122,11 +122,7 @@ public final class ObjectCommands {
         c.reply().integer(c.db().idleMs(argv[2], c.server().nowMs()) / 1000);
     }
 
-    /**
-     * OBJECT FREQ. Without an LFU maxmemory-policy Redis refuses it, and so does Ebb. With one,
-     * Ebb differs: the keyspace keeps an access time per key but no LFU counter yet, so it says
-     * so in an error rather than invent a frequency.
-     */
+    /** OBJECT FREQ: the key's LFU counter after decay; refused unless an LFU maxmemory-policy is set, as in Redis. */
     static void freq(Client c, byte[][] argv) {
         Object value = lookupOrReplyNull(c, argv);
         if (value == null) {
@@ -136,7 +132,7 @@ public final class ObjectCommands {
             c.reply().error(Errors.LFU_NOT_SELECTED);
             return;
         }
-        c.reply().error(Errors.LFU_NOT_TRACKED);
+        c.reply().integer(c.db().lfuFrequency(argv[2], c.server().nowMs()));
     }
 
     /**

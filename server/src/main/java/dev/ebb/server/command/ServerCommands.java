@@ -108,6 +108,11 @@ public final class ServerCommands {
         for (int i = 2; i < argv.length; i++) {
             pairs.add(Arguments.text(argv[i]));
         }
+        for (int i = 2; i + 1 < argv.length; i += 2) {
+            if (c.server().config().isSensitive(pairs.get(i - 2))) {
+                dev.ebb.server.monitor.SlowLog.redact(argv, i + 1);
+            }
+        }
         try {
             c.server().config().configSet(pairs);
         } catch (ConfigCommandException e) {
@@ -121,6 +126,7 @@ public final class ServerCommands {
     static void configResetstat(Client c, byte[][] argv) {
         Server s = c.server();
         s.stats().reset();
+        s.memoryGuard().resetStats();
         for (int i = 0; i < s.databases(); i++) {
             s.db(i).resetStats();
         }

@@ -3,6 +3,7 @@ package dev.ebb.server.command;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.embedded.EbbExtension;
 import org.junit.jupiter.api.Test;
@@ -32,13 +33,18 @@ class KeyObjectLfuTest {
     }
 
     @Test
-    void freqShouldSayThatEbbDoesNotTrackFrequencyYet() {
+    void freqShouldReportTheLogarithmicCounterStartingAtFive() {
         try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
             j.set("k", "v");
 
-            JedisDataException e = assertThrows(JedisDataException.class, () -> j.objectFreq("k"));
+            long fresh = j.objectFreq("k");
+            for (int i = 0; i < 200; i++) {
+                j.get("k");
+            }
+            long used = j.objectFreq("k");
 
-            assertEquals("ERR access frequency is not tracked by Ebb yet", e.getMessage());
+            assertEquals(5, fresh);
+            assertTrue(used > 5 && used < 20, "counter after 200 reads: " + used);
             assertNull(j.objectFreq("missing"));
         }
     }

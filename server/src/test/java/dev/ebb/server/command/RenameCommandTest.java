@@ -29,6 +29,24 @@ class RenameCommandTest {
     }
 
     @Test
+    void renameCommandInAConfigFileShouldRenameAndDisable(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("ebb.conf");
+        java.nio.file.Files.writeString(file, "port 0\nrename-command CONFIG secret-config\nrename-command KEYS \"\"\n");
+
+        try (EbbServer server = EbbServer.start(ServerConfig.load(file));
+                Jedis jedis = new Jedis("127.0.0.1", server.port())) {
+            JedisDataException keys = assertThrows(JedisDataException.class, () -> jedis.keys("*"));
+            JedisDataException config = assertThrows(JedisDataException.class, () -> jedis.configGet("port"));
+            Object renamed = jedis.sendCommand(() -> "secret-config".getBytes(), "get", "maxclients");
+
+            assertEquals("ERR unknown command 'KEYS', with args beginning with: '*' ", keys.getMessage());
+            assertTrue(config.getMessage().startsWith("ERR unknown command 'CONFIG'"), config.getMessage());
+            assertEquals("maxclients", new String((byte[]) ((java.util.List<?>) renamed).get(0)));
+        }
+    }
+
+    @Test
     void renamingAnUnknownCommandShouldFailStartUp() throws Exception {
         ServerConfig config = ServerConfig.fromText("port 0\nrename-command nosuch other\n");
 

@@ -1,0 +1,11 @@
+package dev.ebb.storage;
+
+/** Told about each key {@link Evictor} removes (keyspace notification {@code evicted}). Loop thread only. */
+@FunctionalInterface
+public interface EvictionListener {
+    /** Does nothing. */
+    EvictionListener NONE = (db, key) -> { };
+
+    /** {@code key} (the stored instance, already removed) was evicted from {@code db}. */
+    void evicted(Database db, byte[] key);
+}

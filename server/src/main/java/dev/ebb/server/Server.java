@@ -42,7 +42,9 @@ public final class Server {
     private final String runId;
     private final Runnable shutdownAction;
     private final ActiveExpireCycle expireCycle;
+    private final KeyWatches watches;
     private long nowMs;
+    private int executionDepth;
 
     Server(ServerConfig config, CommandTable commands, LongSupplier clock, long seed, Runnable shutdownAction) {
         this.config = config;
@@ -54,6 +56,10 @@ public final class Server {
         ExpiryStrategyKind expiryKind = ExpiryStrategyKind.fromConfigName(config.expiryStrategy().configName());
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = new Database(i, seeds.nextLong(), expiryKind);
+        }
+        this.watches = new KeyWatches(dbs.length, seeds.nextLong(), this::nowMs);
+        for (Database db : dbs) {
+            db.setKeyspaceListener(watches);
         }
         this.expireCycle = new ActiveExpireCycle(dbs, expireCycleConfig(config), NanoClock.SYSTEM);
         Runnable reconfigure = () -> expireCycle.setConfig(expireCycleConfig(config));
@@ -87,32 +93,45 @@ public final class Server {
         nowMs = clock.getAsLong();
         CommandSpec spec = commands.lookup(argv[0]);
         if (spec == null) {
-            reject(c, Errors.unknownCommand(argv));
+            reject(c, null, Errors.unknownCommand(argv));
             return;
         }
         // A container with a handler of its own (COMMAND) runs it when called without a subcommand.
         if (!spec.subcommands().isEmpty() && (argv.length > 1 || spec.handler() == null)) {
             if (argv.length < 2) {
-                reject(c, Errors.wrongArity(spec.fullName()));
+                reject(c, spec, Errors.wrongArity(spec.fullName()));
                 return;
             }
             CommandSpec sub = spec.subcommand(argv[1]);
             if (sub == null) {
-                reject(c, Errors.unknownSubcommand(argv[1], Errors.printable(argv[0])));
+                reject(c, spec, Errors.unknownSubcommand(argv[1], Errors.printable(argv[0])));
                 return;
             }
             spec = sub;
         }
         if (!spec.arityAccepts(argv.length)) {
-            reject(c, Errors.wrongArity(spec.fullName()));
+            reject(c, spec, Errors.wrongArity(spec.fullName()));
             return;
         }
         if (!c.authenticated() && !spec.has(CommandFlags.NO_AUTH)) {
-            reject(c, Errors.NOAUTH);
+            reject(c, spec, Errors.NOAUTH);
             return;
         }
+        if (c.inMulti() && Transactions.queueOrReject(c, spec, argv)) {
+            return;
+        }
+        execute(c, spec, argv);
+    }
+
+    /**
+     * Runs a command that has passed every dispatch check ({@link #call}, and EXEC for its queued
+     * commands): stamps the client, counts it, and turns an unexpected exception into an error
+     * reply. Error replies are counted once, by the outermost execution.
+     */
+    public void execute(Client c, CommandSpec spec, byte[][] argv) {
         c.touch(nowMs, spec);
         stats.totalCommandsProcessed++;
+        boolean outermost = executionDepth++ == 0;
         long errorsBefore = c.reply().errorReplies();
         try {
             spec.handler().execute(c, argv);
@@ -120,13 +139,25 @@ public final class Server {
             LOG.error("Command '{}' failed unexpectedly", spec.fullName(), e);
             stats.unexpectedErrorReplies++;
             c.reply().error("ERR " + e);
+        } finally {
+            executionDepth--;
         }
-        stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
+        if (outermost) {
+            stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
+        }
     }
 
-    private void reject(Client c, String error) {
+    /**
+     * Answers a command refused at dispatch. Inside MULTI the refusal flags the transaction (EXEC
+     * will abort), and a refused EXEC itself discards it, as Redis's rejectCommand does.
+     */
+    void reject(Client c, CommandSpec spec, String error) {
         stats.totalErrorReplies++;
-        c.reply().error(error);
+        if (c.inMulti()) {
+            c.reply().error(Transactions.rejectedInMulti(c, spec, error));
+        } else {
+            c.reply().error(error);
+        }
     }
 
     /** The current time in unix ms, fixed for the duration of one command. */
@@ -138,6 +169,11 @@ public final class Server {
     long tick() {
         nowMs = clock.getAsLong();
         return nowMs;
+    }
+
+    /** WATCH's index of watched keys, every database's {@link dev.ebb.storage.KeyspaceListener}. */
+    KeyWatches watches() {
+        return watches;
     }
 
     public Database db(int index) {

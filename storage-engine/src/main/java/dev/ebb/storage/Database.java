@@ -23,6 +23,11 @@ import java.util.Arrays;
  * ("lazy expiry"): the key is counted in {@link #expiredKeys()}, the {@link ExpiryListener} is
  * told, and the lookup sees no key.
  *
+ * <p><b>Change signal.</b> Every change to a key made here (write, delete, TTL set or removed,
+ * expiry) and every flush and swap is reported to the {@link KeyspaceListener}, the one choke
+ * point WATCH and similar features build on; in-place value changes are reported by their callers
+ * through {@link #signalModifiedKey}.
+ *
  * <p><b>LRU clock.</b> The dict's per-entry meta int holds the last access time in seconds,
  * {@code (int) (nowMs / 1000)} ({@link #lruClock}); differences are taken in 32-bit arithmetic,
  * so the 2038 wrap of the truncated value is harmless.
@@ -59,6 +64,7 @@ public final class Database {
     private LongDict expires;
     private ExpiryStrategy expiryStrategy;
     private ExpiryListener expiryListener = ExpiryListener.NONE;
+    private KeyspaceListener keyspaceListener = KeyspaceListener.NONE;
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
@@ -101,6 +107,28 @@ public final class Database {
             throw new IllegalArgumentException("listener must not be null; use ExpiryListener.NONE");
         }
         this.expiryListener = listener;
+    }
+
+    /**
+     * Sets the listener told about every key modification, flush and swap
+     * ({@link KeyspaceListener#NONE} to stop). One listener per database; a server that needs
+     * several consumers fans out from the one it installs.
+     */
+    public void setKeyspaceListener(KeyspaceListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null; use KeyspaceListener.NONE");
+        }
+        this.keyspaceListener = listener;
+    }
+
+    /**
+     * Redis's signalModifiedKey: reports that the value at {@code key} changed in place. Every
+     * write method of this class reports its own changes; call this after mutating a stored value
+     * object directly (HSET on an existing hash, LPUSH onto an existing list …), so WATCH and the
+     * other {@link KeyspaceListener} consumers see the write. O(1) plus the listener's cost.
+     */
+    public void signalModifiedKey(byte[] key) {
+        keyspaceListener.keyModified(this, key);
     }
 
     // ---------------------------------------------------------------- lookups
@@ -146,6 +174,26 @@ public final class Database {
     }
 
     /**
+     * Whether the main dict holds {@code key}, expired or not: no lazy expiry, no access-time
+     * update, no listener call. For {@link KeyspaceListener}s, which must not modify the database.
+     */
+    public boolean hasEntry(byte[] key) {
+        return dict.containsKey(key);
+    }
+
+    /**
+     * Whether {@code key} has a time to live that has passed at {@code nowMs} (Redis's
+     * keyIsExpired): read-only, the key is not deleted. False for a key without a TTL or absent.
+     */
+    public boolean isExpired(byte[] key, long nowMs) {
+        if (expires.isEmpty()) {
+            return false;
+        }
+        long when = expires.get(key, MISSING);
+        return when != MISSING && nowMs > when;
+    }
+
+    /**
      * Deletes {@code key} if it has a time to live that has passed ({@code nowMs > expireAt}):
      * counts it in {@link #expiredKeys()} and tells the {@link ExpiryListener}. Redis's
      * expireIfNeeded on a primary. Used by every lookup here, by the active expire cycle, and by
@@ -165,6 +213,7 @@ public final class Database {
         removeEntry(key);
         expiredKeys++;
         expiryListener.expired(this, key);
+        keyspaceListener.keyModified(this, key);
         return true;
     }
 
@@ -280,9 +329,10 @@ public final class Database {
         } else {
             payloadBytes += valueBytes - Values.memoryOf(old);
             if (!keepTtl) {
-                persist(key);
+                removeExpire(key);
             }
         }
+        keyspaceListener.keyModified(this, key);
     }
 
     /**
@@ -300,6 +350,7 @@ public final class Database {
         }
         payloadBytes += Values.keyBytes(key) + valueBytes;
         dict.setMetaAt(dict.find(key), lruClock(nowMs));
+        keyspaceListener.keyModified(this, key);
     }
 
     /**
@@ -309,7 +360,11 @@ public final class Database {
      * @return the removed value, or null if the key was absent
      */
     public Object delete(byte[] key) {
-        return removeEntry(key);
+        Object old = removeEntry(key);
+        if (old != null) {
+            keyspaceListener.keyModified(this, key);
+        }
+        return old;
     }
 
     private Object removeEntry(byte[] key) {
@@ -318,7 +373,7 @@ public final class Database {
             return null;
         }
         payloadBytes -= Values.keyBytes(key) + Values.memoryOf(old);
-        persist(key);
+        removeExpire(key);
         return old;
     }
 
@@ -340,6 +395,7 @@ public final class Database {
         byte[] storedKey = dict.keyAt(h);
         expires.put(storedKey, whenMs);
         expiryStrategy.expireSet(this, storedKey, whenMs);
+        keyspaceListener.keyModified(this, storedKey);
     }
 
     /** {@code key}'s absolute expiry in unix ms, or {@link #NO_EXPIRE} (-1) if it has none. */
@@ -357,6 +413,15 @@ public final class Database {
      * @return true if the key had one
      */
     public boolean persist(byte[] key) {
+        if (!removeExpire(key)) {
+            return false;
+        }
+        keyspaceListener.keyModified(this, key);
+        return true;
+    }
+
+    /** Drops {@code key}'s time to live without telling the listener (part of a larger change). */
+    private boolean removeExpire(byte[] key) {
         if (expires.isEmpty() || !expires.remove(key)) {
             return false;
         }
@@ -382,6 +447,7 @@ public final class Database {
      * @return the number of keys removed
      */
     public long flush() {
+        keyspaceListener.beforeFlush(this);
         long removed = dict.size();
         dict = new Dict<>(seed);
         expires = new LongDict(seed);
@@ -397,6 +463,10 @@ public final class Database {
      * {@link #expiredKeys()} counters stay with their database. O(1).
      */
     public void swapWith(Database other) {
+        keyspaceListener.beforeSwap(this, other);
+        if (other.keyspaceListener != keyspaceListener) {
+            other.keyspaceListener.beforeSwap(other, this);
+        }
         Dict<Object> d = dict;
         dict = other.dict;
         other.dict = d;

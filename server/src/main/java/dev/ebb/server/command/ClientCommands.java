@@ -392,7 +392,9 @@ public final class ClientCommands {
                 .append(" idle=").append(Math.max(0, (nowMs - client.lastInteractionMs()) / 1000))
                 .append(" flags=").append(flags(client))
                 .append(" db=").append(client.db().id())
-                .append(" sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0")
+                .append(" sub=0 psub=0 ssub=0")
+                .append(" multi=").append(client.inMulti() ? client.transaction().size() : -1)
+                .append(" qbuf=0 qbuf-free=0")
                 .append(" argv-mem=").append(argvMem)
                 .append(" multi-mem=0 rbs=0 rbp=0")
                 .append(" obl=").append(pending)
@@ -412,6 +414,12 @@ public final class ClientCommands {
     /** CLIENT LIST's flag letters, Redis's order; {@code N} for none. */
     private static String flags(Client client) {
         StringBuilder sb = new StringBuilder(4);
+        if (client.inMulti()) {
+            sb.append('x');
+        }
+        if (client.watchTouched()) {
+            sb.append('d');
+        }
         if (client.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
             sb.append('c');
         }

@@ -204,10 +204,11 @@ public final class ConnectionCommands {
 
     /**
      * RESET: the connection as it was when it connected: database 0, RESP2, no name, no
-     * NO-EVICT/NO-TOUCH, and unauthenticated again when a password is required. Transactions,
-     * subscriptions and tracking belong to their own families and are not touched here.
+     * NO-EVICT/NO-TOUCH, no transaction and no WATCHed keys, and unauthenticated again when a
+     * password is required. Subscriptions and tracking belong to their own families.
      */
     static void reset(Client c, byte[][] argv) {
+        c.discardTransaction();
         c.select(c.server().db(0));
         c.protocol(2);
         c.name(null);

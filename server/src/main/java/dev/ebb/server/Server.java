@@ -1,5 +1,6 @@
 package dev.ebb.server;
 
+import dev.ebb.server.cluster.ClusterNode;
 import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.CommandTable;
@@ -43,6 +44,7 @@ public final class Server {
     private final Runnable shutdownAction;
     private final ActiveExpireCycle expireCycle;
     private final KeyWatches watches;
+    private final ClusterNode cluster;
     private long nowMs;
     private int executionDepth;
 
@@ -69,6 +71,7 @@ public final class Server {
         this.nowMs = clock.getAsLong();
         this.startMs = nowMs;
         this.runId = runId(seeds);
+        this.cluster = config.clusterEnabled() ? new ClusterNode(seeds) : null;
     }
 
     private static ExpireCycleConfig expireCycleConfig(ServerConfig config) {
@@ -115,6 +118,9 @@ public final class Server {
         }
         if (!c.authenticated() && !spec.has(CommandFlags.NO_AUTH)) {
             reject(c, spec, Errors.NOAUTH);
+            return;
+        }
+        if (cluster != null && CrossSlotCheck.rejected(this, c, spec, argv)) {
             return;
         }
         if (c.inMulti() && Transactions.queueOrReject(c, spec, argv)) {
@@ -174,6 +180,19 @@ public final class Server {
     /** WATCH's index of watched keys, every database's {@link dev.ebb.storage.KeyspaceListener}. */
     KeyWatches watches() {
         return watches;
+    }
+
+    /** Whether Ebb runs as a one-node cluster ({@code cluster-enabled yes}). */
+    public boolean clusterEnabled() {
+        return cluster != null;
+    }
+
+    /** This server's cluster node; only valid when {@link #clusterEnabled()}. */
+    public ClusterNode clusterNode() {
+        if (cluster == null) {
+            throw new IllegalStateException("cluster mode is not enabled");
+        }
+        return cluster;
     }
 
     public Database db(int index) {

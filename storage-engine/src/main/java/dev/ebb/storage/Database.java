@@ -273,6 +273,15 @@ public final class Database {
         return next;
     }
 
+    /**
+     * Visits every key once, in no particular order, expired-but-not-yet-deleted keys included
+     * (no lazy expiry: the visitor must not modify this database or the key). O(capacity of the
+     * main dict); for whole-keyspace reports such as CLUSTER COUNTKEYSINSLOT, not per-request work.
+     */
+    public void forEachKey(Dict.Visitor<Object> visitor) {
+        dict.forEach(visitor);
+    }
+
     private void collectScanned(byte[] key, Object value) {
         if (scanCount == scanKeys.length) {
             scanKeys = Arrays.copyOf(scanKeys, scanCount * 2);

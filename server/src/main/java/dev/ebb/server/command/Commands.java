@@ -11,7 +11,8 @@ public final class Commands {
             KeyCommands.specs(),
             StringCommands.specs(),
             BitmapCommands.specs(),
-            TransactionCommands.specs());
+            TransactionCommands.specs(),
+            ClusterCommands.specs());
 
     private Commands() {
     }

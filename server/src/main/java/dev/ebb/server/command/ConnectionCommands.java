@@ -81,6 +81,10 @@ public final class ConnectionCommands {
         if (index == Arguments.INVALID) {
             return;
         }
+        if (index != 0 && c.server().clusterEnabled()) {
+            c.reply().error(Errors.SELECT_IN_CLUSTER);
+            return;
+        }
         if (index < 0 || index >= c.server().databases()) {
             c.reply().error(Errors.DB_INDEX_OUT_OF_RANGE);
             return;
@@ -156,7 +160,7 @@ public final class ConnectionCommands {
         w.bulk("id");
         w.integer(c.id());
         w.bulk("mode");
-        w.bulk("standalone");
+        w.bulk(c.server().clusterEnabled() ? "cluster" : "standalone");
         w.bulk("role");
         w.bulk("master");
         w.bulk("modules");

@@ -80,6 +80,11 @@ public final class Errors {
     public static final String CROSSSLOT = "CROSSSLOT Keys in request don't hash to the same slot";
     public static final String CLUSTER_DISABLED = "ERR This instance has cluster support disabled";
     public static final String SELECT_IN_CLUSTER = "ERR SELECT is not allowed in cluster mode";
+    public static final String SWAPDB_IN_CLUSTER = "ERR SWAPDB is not allowed in cluster mode";
+    public static final String MOVE_IN_CLUSTER = "ERR MOVE is not allowed in cluster mode";
+    public static final String COPY_DB_IN_CLUSTER = "ERR Copying to another database is not allowed in cluster mode";
+    public static final String INVALID_SLOT = "ERR Invalid slot";
+    public static final String INVALID_SLOT_OR_NUMBER_OF_KEYS = "ERR Invalid slot or number of keys";
 
     private Errors() {
     }

@@ -80,7 +80,9 @@ public final class TransactionCommands {
         t.unwatchAll();
         int n = t.size();
         c.reply().arrayHeader(n);
-        for (int i = 0; i < n; i++) {
+        // t.open() turns false only if a queued command ended this client's session (its state
+        // discarded); nothing is left to run for it then.
+        for (int i = 0; i < n && t.open(); i++) {
             server.execute(c, t.spec(i), t.argv(i));
         }
         t.discard();

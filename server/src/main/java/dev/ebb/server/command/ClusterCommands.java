@@ -246,6 +246,7 @@ public final class ClusterCommands {
                 + (HashSlots.SLOTS - 1) + "\n");
     }
 
+    /** CLUSTER HELP: Redis's help lines for the subcommands Ebb implements (no slot or node management). */
     static void help(Client c, byte[][] argv) {
         if (!clusterOrReply(c)) {
             return;

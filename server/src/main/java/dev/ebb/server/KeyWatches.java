@@ -47,6 +47,20 @@ final class KeyWatches implements KeyspaceListener {
         watchers.add(watched);
     }
 
+    /** Whether {@code owner} already watches {@code key} in {@code db}. O(watchers of the key). */
+    boolean isWatchedBy(Transaction owner, Database db, byte[] key) {
+        List<WatchedKey> watchers = byDb[db.id()].get(key);
+        if (watchers == null) {
+            return false;
+        }
+        for (int i = 0, n = watchers.size(); i < n; i++) {
+            if (watchers.get(i).owner() == owner) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Removes {@code watched} from the index; the key's entry goes when its last watcher does. */
     void remove(WatchedKey watched) {
         Dict<List<WatchedKey>> keys = byDb[watched.db().id()];

@@ -16,8 +16,9 @@ import java.util.List;
  * a watched key {@link #touch touches} it so EXEC replies a null array; {@link #discard} (EXEC's
  * end, DISCARD, RESET, disconnect) returns everything to the initial state.
  *
- * <p>Costs: queueing is amortized O(1); WATCH is O(1) per key plus a scan of this client's own
- * watched keys to skip duplicates (as Redis does). Command loop thread only.
+ * <p>Costs: queueing is amortized O(1); WATCH is O(1) expected per key plus the number of clients
+ * already watching that key (to skip a duplicate); UNWATCH is the same per watched key. Command
+ * loop thread only.
  */
 public final class Transaction {
     private static final int INITIAL_QUEUE = 8;
@@ -86,11 +87,8 @@ public final class Transaction {
 
     /** WATCH: watches {@code key} in {@code db}, once however often it is asked. */
     public void watch(Database db, byte[] key, long nowMs) {
-        for (int i = 0, n = watched.size(); i < n; i++) {
-            WatchedKey w = watched.get(i);
-            if (w.db() == db && Arrays.equals(w.key(), key)) {
-                return;
-            }
+        if (watches.isWatchedBy(this, db, key)) {
+            return;
         }
         WatchedKey w = new WatchedKey(this, db, key, db.isExpired(key, nowMs));
         watched.add(w);

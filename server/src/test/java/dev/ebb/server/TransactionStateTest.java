@@ -41,6 +41,21 @@ class TransactionStateTest {
     }
 
     @Test
+    void watchingAKeyTwiceShouldWatchItOnceAndOneUnwatchShouldForgetIt() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            j.watch("a", "a");
+            j.watch("a", "b");
+            j.select(1);
+            j.watch("a");
+            assertEquals(3, watchedKeys());
+
+            j.unwatch();
+
+            assertEquals(0, watchedKeys());
+        }
+    }
+
+    @Test
     void resetShouldUnwatchEveryKey() {
         try (Jedis j = new Jedis(ebb.host(), ebb.port()); Jedis other = new Jedis(ebb.host(), ebb.port())) {
             j.watch("a");

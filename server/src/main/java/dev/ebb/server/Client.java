@@ -42,6 +42,7 @@ public final class Client {
     private int flags;
     private boolean authenticated;
     private boolean closed;
+    private Transaction transaction;
 
     // ---- pub/sub and output-buffer limits (dev.ebb.server.pubsub, OutputBufferLimiter) ----
     private final dev.ebb.server.pubsub.Subscriptions subscriptions = new dev.ebb.server.pubsub.Subscriptions();
@@ -193,11 +194,40 @@ public final class Client {
 
     void markClosed() {
         closed = true;
+        discardTransaction();
         reply.release();
     }
 
     Channel channel() {
         return channel;
+    }
+
+    /** This client's MULTI/WATCH state, created on first use. */
+    public Transaction transaction() {
+        if (transaction == null) {
+            transaction = new Transaction(server.watches());
+        }
+        return transaction;
+    }
+
+    /**
+     * True from MULTI until EXEC or DISCARD has finished, including while EXEC runs the queued
+     * commands: a blocking command must then not block but answer as if its timeout had passed.
+     */
+    public boolean inMulti() {
+        return transaction != null && transaction.open();
+    }
+
+    /** A WATCHed key was changed: EXEC will fail (CLIENT LIST flag {@code d}). */
+    public boolean watchTouched() {
+        return transaction != null && transaction.touched();
+    }
+
+    /** Ends any transaction and forgets every WATCHed key (RESET, disconnect). */
+    public void discardTransaction() {
+        if (transaction != null) {
+            transaction.discard();
+        }
     }
 
     /** The socket's file descriptor with the native (epoll) transport; -1 where Netty has none (NIO). */

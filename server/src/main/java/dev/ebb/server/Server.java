@@ -1,5 +1,6 @@
 package dev.ebb.server;
 
+import dev.ebb.server.cluster.ClusterNode;
 import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.CommandTable;
@@ -55,7 +56,6 @@ public final class Server {
     private final SlowLog slowLog = new SlowLog();
     private final LatencyMonitor latencyMonitor = new LatencyMonitor();
     private final MemoryGuard memoryGuard;
-    private long nowMs;
     private int hz;
 
     // ---- pub/sub, keyspace notifications, MONITOR, deferred flushes (dev.ebb.server.pubsub) ----
@@ -64,6 +64,10 @@ public final class Server {
     /** Clients written to from outside their own command since the last flush. */
     private final java.util.ArrayList<Client> pendingWrites = new java.util.ArrayList<>();
     private Client current;
+    private final KeyWatches watches;
+    private final ClusterNode cluster;
+    private long nowMs;
+    private int executionDepth;
 
     Server(ServerConfig config, CommandTable commands, LongSupplier clock, long seed, Runnable shutdownAction) {
         this.config = config;
@@ -85,6 +89,10 @@ public final class Server {
         Runnable reconfigure = () -> expireCycle.setConfig(expireCycleConfig());
         config.onChange("hz", () -> updateHz(clients.size()));
         config.onChange("dynamic-hz", () -> updateHz(clients.size()));
+        this.watches = new KeyWatches(dbs.length, seeds.nextLong(), this::nowMs);
+        for (Database db : dbs) {
+            db.setKeyspaceListener(watches);
+        }
         config.onChange("active-expire-effort", reconfigure);
         config.onChange("active-expire-slice-us", reconfigure);
         this.nowMs = clock.getAsLong();
@@ -95,6 +103,7 @@ public final class Server {
                 Notifications.notify(this, NotifyKeyspaceEvents.EVICTED, "evicted", key, db.id()));
         this.startMs = nowMs;
         this.runId = runId(seeds);
+        this.cluster = config.clusterEnabled() ? new ClusterNode(seeds) : null;
     }
 
     private ExpireCycleConfig expireCycleConfig() {
@@ -151,46 +160,63 @@ public final class Server {
         nowMs = clock.getAsLong();
         CommandSpec spec = commands.lookup(argv[0]);
         if (spec == null) {
-            reject(c, Errors.unknownCommand(argv));
+            reject(c, null, Errors.unknownCommand(argv));
             return;
         }
         // A container with a handler of its own (COMMAND) runs it when called without a subcommand.
         if (!spec.subcommands().isEmpty() && (argv.length > 1 || spec.handler() == null)) {
             if (argv.length < 2) {
-                reject(c, Errors.wrongArity(spec.fullName()));
+                reject(c, spec, Errors.wrongArity(spec.fullName()));
                 return;
             }
             CommandSpec sub = spec.subcommand(argv[1]);
             if (sub == null) {
-                reject(c, Errors.unknownSubcommand(argv[1], Errors.printable(argv[0])));
+                reject(c, spec, Errors.unknownSubcommand(argv[1], Errors.printable(argv[0])));
                 return;
             }
             spec = sub;
         }
         if (!spec.arityAccepts(argv.length)) {
-            reject(c, Errors.wrongArity(spec.fullName()));
+            reject(c, spec, Errors.wrongArity(spec.fullName()));
             return;
         }
         if (!c.authenticated() && !spec.has(CommandFlags.NO_AUTH)) {
-            reject(c, Errors.NOAUTH);
+            reject(c, spec, Errors.NOAUTH);
             return;
         }
         if (c.protocol() == 2 && c.subscriptions().active() && !PubSubCommands.allowedWhileSubscribed(spec)) {
-            reject(c, Errors.onlySubscribeAllowed(spec.fullName()));
+            reject(c, spec, Errors.onlySubscribeAllowed(spec.fullName()));
             return;
         }
         if (c.hasFlag(Client.FLAG_MONITOR)
                 && spec.has(CommandFlags.WRITE | CommandFlags.READONLY | CommandFlags.MAY_REPLICATE)) {
-            reject(c, Errors.MONITOR_KEYSPACE);
+            reject(c, spec, Errors.MONITOR_KEYSPACE);
             return;
         }
         if (!memoryGuard.admit(spec)) {
-            reject(c, Errors.OOM);
+            reject(c, spec, Errors.OOM);
             return;
         }
+        if (cluster != null && CrossSlotCheck.rejected(this, c, spec, argv)) {
+            return;
+        }
+        if (c.inMulti() && Transactions.queueOrReject(c, spec, argv)) {
+            return;
+        }
+        execute(c, spec, argv);
+    }
+
+    /**
+     * Runs a command that has passed every dispatch check ({@link #call}, and EXEC for its queued
+     * commands): stamps the client, counts it, and turns an unexpected exception into an error
+     * reply. Error replies are counted once, by the outermost execution.
+     */
+    public void execute(Client c, CommandSpec spec, byte[][] argv) {
         c.touch(nowMs, spec);
         stats.totalCommandsProcessed++;
+        boolean outermost = executionDepth++ == 0;
         long errorsBefore = c.reply().errorReplies();
+        Client previous = current;
         current = c;
         long startNanos = System.nanoTime();
         try {
@@ -200,11 +226,14 @@ public final class Server {
             stats.unexpectedErrorReplies++;
             c.reply().error("ERR " + e);
         } finally {
-            current = null;
+            executionDepth--;
+            current = previous;
         }
         commandExecuted(c, spec, argv, System.nanoTime() - startNanos);
-        stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
-        pubsub.afterCommand(c);
+        if (outermost) {
+            stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
+            pubsub.afterCommand(c);
+        }
         if (!monitors.isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
             monitors.feed(this, c, argv);
         }
@@ -265,9 +294,17 @@ public final class Server {
         }
     }
 
-    private void reject(Client c, String error) {
+    /**
+     * Answers a command refused at dispatch. Inside MULTI the refusal flags the transaction (EXEC
+     * will abort), and a refused EXEC itself discards it, as Redis's rejectCommand does.
+     */
+    void reject(Client c, CommandSpec spec, String error) {
         stats.totalErrorReplies++;
-        c.reply().error(error);
+        if (c.inMulti()) {
+            c.reply().error(Transactions.rejectedInMulti(c, spec, error));
+        } else {
+            c.reply().error(error);
+        }
     }
 
     /** The current time in unix ms, fixed for the duration of one command. */
@@ -279,6 +316,24 @@ public final class Server {
     long tick() {
         nowMs = clock.getAsLong();
         return nowMs;
+    }
+
+    /** WATCH's index of watched keys, every database's {@link dev.ebb.storage.KeyspaceListener}. */
+    KeyWatches watches() {
+        return watches;
+    }
+
+    /** Whether Ebb runs as a one-node cluster ({@code cluster-enabled yes}). */
+    public boolean clusterEnabled() {
+        return cluster != null;
+    }
+
+    /** This server's cluster node; only valid when {@link #clusterEnabled()}. */
+    public ClusterNode clusterNode() {
+        if (cluster == null) {
+            throw new IllegalStateException("cluster mode is not enabled");
+        }
+        return cluster;
     }
 
     public Database db(int index) {

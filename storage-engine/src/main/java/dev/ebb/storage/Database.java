@@ -23,6 +23,11 @@ import java.util.Arrays;
  * ("lazy expiry"): the key is counted in {@link #expiredKeys()}, the {@link ExpiryListener} is
  * told, and the lookup sees no key.
  *
+ * <p><b>Change signal.</b> Every change to a key made here (write, delete, TTL set or removed,
+ * expiry) and every flush and swap is reported to the {@link KeyspaceListener}, the one choke
+ * point WATCH and similar features build on; in-place value changes are reported by their callers
+ * through {@link #signalModifiedKey}.
+ *
  * <p><b>LRU clock / LFU counter.</b> The dict's per-entry meta int holds, by default, the last
  * access time in seconds, {@code (int) (nowMs / 1000)} ({@link #lruClock}); differences are taken
  * in 32-bit arithmetic, so the 2038 wrap of the truncated value is harmless. After
@@ -63,6 +68,7 @@ public final class Database {
     private ExpiryStrategy expiryStrategy;
     private ExpiryListener expiryListener = ExpiryListener.NONE;
     private NewKeyListener newKeyListener = NewKeyListener.NONE;
+    private KeyspaceListener keyspaceListener = KeyspaceListener.NONE;
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
@@ -140,6 +146,28 @@ public final class Database {
         this.expiryListener = listener;
     }
 
+    /**
+     * Sets the listener told about every key modification, flush and swap
+     * ({@link KeyspaceListener#NONE} to stop). One listener per database; a server that needs
+     * several consumers fans out from the one it installs.
+     */
+    public void setKeyspaceListener(KeyspaceListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null; use KeyspaceListener.NONE");
+        }
+        this.keyspaceListener = listener;
+    }
+
+    /**
+     * Redis's signalModifiedKey: reports that the value at {@code key} changed in place. Every
+     * write method of this class reports its own changes; call this after mutating a stored value
+     * object directly (HSET on an existing hash, LPUSH onto an existing list …), so WATCH and the
+     * other {@link KeyspaceListener} consumers see the write. O(1) plus the listener's cost.
+     */
+    public void signalModifiedKey(byte[] key) {
+        keyspaceListener.keyModified(this, key);
+    }
+
     // ---------------------------------------------------------------- lookups
 
     /**
@@ -183,6 +211,26 @@ public final class Database {
     }
 
     /**
+     * Whether the main dict holds {@code key}, expired or not: no lazy expiry, no access-time
+     * update, no listener call. For {@link KeyspaceListener}s, which must not modify the database.
+     */
+    public boolean hasEntry(byte[] key) {
+        return dict.containsKey(key);
+    }
+
+    /**
+     * Whether {@code key} has a time to live that has passed at {@code nowMs} (Redis's
+     * keyIsExpired): read-only, the key is not deleted. False for a key without a TTL or absent.
+     */
+    public boolean isExpired(byte[] key, long nowMs) {
+        if (expires.isEmpty()) {
+            return false;
+        }
+        long when = expires.get(key, MISSING);
+        return when != MISSING && nowMs > when;
+    }
+
+    /**
      * Deletes {@code key} if it has a time to live that has passed ({@code nowMs > expireAt}):
      * counts it in {@link #expiredKeys()} and tells the {@link ExpiryListener}. Redis's
      * expireIfNeeded on a primary. Used by every lookup here, by the active expire cycle, and by
@@ -202,6 +250,7 @@ public final class Database {
         removeEntry(key);
         expiredKeys++;
         expiryListener.expired(this, key);
+        keyspaceListener.keyModified(this, key);
         return true;
     }
 
@@ -259,6 +308,15 @@ public final class Database {
         }
         scanCount = 0;
         return next;
+    }
+
+    /**
+     * Visits every key once, in no particular order, expired-but-not-yet-deleted keys included
+     * (no lazy expiry: the visitor must not modify this database or the key). O(capacity of the
+     * main dict); for whole-keyspace reports such as CLUSTER COUNTKEYSINSLOT, not per-request work.
+     */
+    public void forEachKey(Dict.Visitor<Object> visitor) {
+        dict.forEach(visitor);
     }
 
     private void collectScanned(byte[] key, Object value) {
@@ -371,9 +429,10 @@ public final class Database {
         } else {
             payloadBytes += valueBytes - Values.memoryOf(old);
             if (!keepTtl) {
-                persist(key);
+                removeExpire(key);
             }
         }
+        keyspaceListener.keyModified(this, key);
     }
 
     /**
@@ -392,6 +451,7 @@ public final class Database {
         payloadBytes += Values.keyBytes(key) + valueBytes;
         dict.setMetaAt(dict.find(key), newMeta(nowMs));
         newKeyListener.added(this, key);
+        keyspaceListener.keyModified(this, key);
     }
 
     /**
@@ -401,7 +461,11 @@ public final class Database {
      * @return the removed value, or null if the key was absent
      */
     public Object delete(byte[] key) {
-        return removeEntry(key);
+        Object old = removeEntry(key);
+        if (old != null) {
+            keyspaceListener.keyModified(this, key);
+        }
+        return old;
     }
 
     private Object removeEntry(byte[] key) {
@@ -410,7 +474,7 @@ public final class Database {
             return null;
         }
         payloadBytes -= Values.keyBytes(key) + Values.memoryOf(old);
-        persist(key);
+        removeExpire(key);
         return old;
     }
 
@@ -432,6 +496,7 @@ public final class Database {
         byte[] storedKey = dict.keyAt(h);
         expires.put(storedKey, whenMs);
         expiryStrategy.expireSet(this, storedKey, whenMs);
+        keyspaceListener.keyModified(this, storedKey);
     }
 
     /** {@code key}'s absolute expiry in unix ms, or {@link #NO_EXPIRE} (-1) if it has none. */
@@ -449,6 +514,15 @@ public final class Database {
      * @return true if the key had one
      */
     public boolean persist(byte[] key) {
+        if (!removeExpire(key)) {
+            return false;
+        }
+        keyspaceListener.keyModified(this, key);
+        return true;
+    }
+
+    /** Drops {@code key}'s time to live without telling the listener (part of a larger change). */
+    private boolean removeExpire(byte[] key) {
         if (expires.isEmpty() || !expires.remove(key)) {
             return false;
         }
@@ -474,6 +548,7 @@ public final class Database {
      * @return the number of keys removed
      */
     public long flush() {
+        keyspaceListener.beforeFlush(this);
         long removed = dict.size();
         dict = new Dict<>(seed);
         expires = new LongDict(seed);
@@ -489,6 +564,10 @@ public final class Database {
      * {@link #expiredKeys()} counters stay with their database. O(1).
      */
     public void swapWith(Database other) {
+        keyspaceListener.beforeSwap(this, other);
+        if (other.keyspaceListener != keyspaceListener) {
+            other.keyspaceListener.beforeSwap(other, this);
+        }
         Dict<Object> d = dict;
         dict = other.dict;
         other.dict = d;

@@ -395,7 +395,8 @@ public final class ClientCommands {
                 .append(" sub=").append(client.subscriptions().channelCount())
                 .append(" psub=").append(client.subscriptions().patternCount())
                 .append(" ssub=").append(client.subscriptions().shardChannelCount())
-                .append(" multi=-1 qbuf=0 qbuf-free=0")
+                .append(" multi=").append(client.inMulti() ? client.transaction().size() : -1)
+                .append(" qbuf=0 qbuf-free=0")
                 .append(" argv-mem=").append(argvMem)
                 .append(" multi-mem=0 rbs=0 rbp=0")
                 .append(" obl=").append(pending)
@@ -428,6 +429,12 @@ public final class ClientCommands {
         }
         if (client.subscriptions().active()) {
             sb.append('P');
+        }
+        if (client.inMulti()) {
+            sb.append('x');
+        }
+        if (client.watchTouched()) {
+            sb.append('d');
         }
         if (client.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
             sb.append('c');

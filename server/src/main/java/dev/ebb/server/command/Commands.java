@@ -14,7 +14,9 @@ public final class Commands {
             PubSubCommands.specs(),
             MonitorCommand.specs(),
             SlowlogCommands.specs(),
-            LatencyCommands.specs());
+            LatencyCommands.specs(),
+            TransactionCommands.specs(),
+            ClusterCommands.specs());
 
     private Commands() {
     }

@@ -87,6 +87,10 @@ public final class ConnectionCommands {
         if (index == Arguments.INVALID) {
             return;
         }
+        if (index != 0 && c.server().clusterEnabled()) {
+            c.reply().error(Errors.SELECT_IN_CLUSTER);
+            return;
+        }
         if (index < 0 || index >= c.server().databases()) {
             c.reply().error(Errors.DB_INDEX_OUT_OF_RANGE);
             return;
@@ -163,7 +167,7 @@ public final class ConnectionCommands {
         w.bulk("id");
         w.integer(c.id());
         w.bulk("mode");
-        w.bulk("standalone");
+        w.bulk(c.server().clusterEnabled() ? "cluster" : "standalone");
         w.bulk("role");
         w.bulk("master");
         w.bulk("modules");
@@ -228,10 +232,11 @@ public final class ConnectionCommands {
 
     /**
      * RESET: the connection as it was when it connected: database 0, RESP2, no name, no
-     * NO-EVICT/NO-TOUCH, and unauthenticated again when a password is required. Subscriptions and
-     * MONITOR end too; transactions and tracking belong to their own families.
+     * NO-EVICT/NO-TOUCH, no transaction and no WATCHed keys, and unauthenticated again when a
+     * password is required. Subscriptions and MONITOR end too; tracking belongs to its own family.
      */
     static void reset(Client c, byte[][] argv) {
+        c.discardTransaction();
         c.select(c.server().db(0));
         c.protocol(2);
         c.name(null);

@@ -67,6 +67,23 @@ public final class Errors {
     public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
     public static final String SHUTDOWN_FAILED = "ERR Errors trying to SHUTDOWN. Check logs.";
 
+    // Transactions and cluster (TransactionCommands, ClusterCommands).
+    public static final String EXEC_WITHOUT_MULTI = "ERR EXEC without MULTI";
+    public static final String DISCARD_WITHOUT_MULTI = "ERR DISCARD without MULTI";
+    public static final String WATCH_INSIDE_MULTI = "ERR WATCH inside MULTI is not allowed";
+    public static final String NOT_ALLOWED_IN_MULTI = "ERR Command not allowed inside a transaction";
+    public static final String EXECABORT = "EXECABORT Transaction discarded because of previous errors.";
+    /** Prefix of a refused EXEC's error; the refusal's text follows without its "ERR ". */
+    public static final String EXECABORT_BECAUSE = "EXECABORT Transaction discarded because of: ";
+    public static final String CROSSSLOT = "CROSSSLOT Keys in request don't hash to the same slot";
+    public static final String CLUSTER_DISABLED = "ERR This instance has cluster support disabled";
+    public static final String SELECT_IN_CLUSTER = "ERR SELECT is not allowed in cluster mode";
+    public static final String SWAPDB_IN_CLUSTER = "ERR SWAPDB is not allowed in cluster mode";
+    public static final String MOVE_IN_CLUSTER = "ERR MOVE is not allowed in cluster mode";
+    public static final String COPY_DB_IN_CLUSTER = "ERR Copying to another database is not allowed in cluster mode";
+    public static final String INVALID_SLOT = "ERR Invalid slot";
+    public static final String INVALID_SLOT_OR_NUMBER_OF_KEYS = "ERR Invalid slot or number of keys";
+
     private Errors() {
     }
 

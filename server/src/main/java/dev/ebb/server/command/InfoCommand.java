@@ -113,7 +113,7 @@ public final class InfoCommand {
             case "modules" -> out.append("# Modules\r\n");
             case "cluster" -> {
                 out.append("# Cluster\r\n");
-                field(out, "cluster_enabled", 0);
+                field(out, "cluster_enabled", c.server().clusterEnabled() ? 1 : 0);
             }
             case "keyspace" -> keyspace(out, s);
             default -> throw new IllegalArgumentException("no such INFO section: " + section);
@@ -125,7 +125,7 @@ public final class InfoCommand {
         long uptimeSeconds = Math.max(0, (s.nowMs() - s.startMs()) / 1000);
         out.append("# Server\r\n");
         field(out, "redis_version", Server.REDIS_VERSION);
-        field(out, "redis_mode", "standalone");
+        field(out, "redis_mode", s.clusterEnabled() ? "cluster" : "standalone");
         field(out, "os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + machine());
         field(out, "arch_bits", System.getProperty("sun.arch.data.model", "64"));
         field(out, "process_id", ProcessHandle.current().pid());

@@ -266,6 +266,10 @@ public final class KeyCommands {
                 return;
             }
         }
+        if (src != dst && c.server().clusterEnabled()) {
+            c.reply().error(Errors.COPY_DB_IN_CLUSTER);
+            return;
+        }
         byte[] key = argv[1];
         byte[] newKey = argv[2];
         if (src == dst && Arrays.equals(key, newKey)) {
@@ -298,6 +302,10 @@ public final class KeyCommands {
 
     /** MOVE key db: moves the value and its TTL unless the key exists in the target database. */
     static void move(Client c, byte[][] argv) {
+        if (c.server().clusterEnabled()) {
+            c.reply().error(Errors.MOVE_IN_CLUSTER);
+            return;
+        }
         Database src = c.db();
         Database dst = databaseOrReply(c, argv[2]);
         if (dst == null) {
@@ -685,6 +693,10 @@ public final class KeyCommands {
      * selected either see the other's keys at once, as in Redis.
      */
     static void swapdb(Client c, byte[][] argv) {
+        if (c.server().clusterEnabled()) {
+            c.reply().error(Errors.SWAPDB_IN_CLUSTER);
+            return;
+        }
         long first = dbIndexOrReply(c, argv[1], "ERR invalid first DB index");
         if (first == Arguments.INVALID) {
             return;

@@ -100,9 +100,19 @@ final class Directives {
             Int.range(0, LONG_MAX), 5000L, Mutability.MUTABLE).alias("lua-time-limit"));
 
     // CLUSTER
-    /** Ebb: only "no"; there is no cluster mode. */
-    static final Directive<Boolean> CLUSTER_ENABLED = add("cluster-enabled",
-            Bool.onlyNo("Ebb has no cluster mode: cluster-enabled must be 'no'"), false, Mutability.IMMUTABLE);
+    /** Ebb: "yes" runs a one-node cluster owning every slot (no cluster bus, no other nodes). */
+    static final Directive<Boolean> CLUSTER_ENABLED = add("cluster-enabled", Bool.yesNo(), false,
+            Mutability.IMMUTABLE);
+    /** Ebb: accepted and shown by CONFIG GET, never written: a one-node cluster has no state to persist. */
+    static final Directive<String> CLUSTER_CONFIG_FILE = add("cluster-config-file", Text.any(), "nodes.conf",
+            Mutability.IMMUTABLE);
+    /** Ebb: accepted; with no other node nothing ever times out. */
+    static final Directive<Long> CLUSTER_NODE_TIMEOUT = add("cluster-node-timeout", Int.range(0, LONG_MAX), 15000L,
+            Mutability.MUTABLE);
+    static final Directive<String> CLUSTER_ANNOUNCE_IP = add("cluster-announce-ip", Text.any(), "",
+            Mutability.MUTABLE);
+    static final Directive<Long> CLUSTER_ANNOUNCE_PORT = add("cluster-announce-port", Int.range(0, 65535), 0L,
+            Mutability.MUTABLE);
 
     // SLOW LOG
     static final Directive<Long> SLOWLOG_LOG_SLOWER_THAN = add("slowlog-log-slower-than", Int.range(-1, LONG_MAX),

@@ -243,9 +243,19 @@ public final class ServerConfig {
         return value(Directives.BUSY_REPLY_THRESHOLD);
     }
 
-    /** {@code cluster-enabled}: always false; Ebb refuses "yes". */
+    /** {@code cluster-enabled}: run as a one-node cluster that owns all 16384 slots. */
     public boolean clusterEnabled() {
         return value(Directives.CLUSTER_ENABLED);
+    }
+
+    /** {@code cluster-announce-ip}: the address the node announces; "" for the one each client connected to. */
+    public String clusterAnnounceIp() {
+        return value(Directives.CLUSTER_ANNOUNCE_IP);
+    }
+
+    /** {@code cluster-announce-port}: the port the node announces; 0 for the one each client connected to. */
+    public int clusterAnnouncePort() {
+        return value(Directives.CLUSTER_ANNOUNCE_PORT).intValue();
     }
 
     // ---------------------------------------------------------------- SLOW LOG, LATENCY, NOTIFICATIONS

@@ -256,7 +256,7 @@ class ConfigFileParsingTest {
         "loglevel loud                      | argument(s) must be one of the following: debug, verbose, notice, warning, nothing",
         "expiry-strategy lazy               | argument(s) must be one of the following: sampling, bucket-cursor, exact",
         "daemonize yes                      | Ebb cannot daemonize (a JVM cannot fork): use 'daemonize no' and a service manager",
-        "cluster-enabled yes                | Ebb has no cluster mode: cluster-enabled must be 'no'",
+        "cluster-enabled maybe              | argument must be 'yes' or 'no'",
         "appendonly yes                     | Ebb has no persistence: appendonly must be 'no'",
         "dbfilename /tmp/dump.rdb           | dbfilename can't be a path, just a filename",
         "dir /nonexistent-ebb-dir           | No such file or directory",

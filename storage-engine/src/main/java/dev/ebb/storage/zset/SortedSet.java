@@ -38,7 +38,7 @@ public final class SortedSet implements MemoryEstimated {
     /** {@link #add} flag: the score is an increment of the current one (0 for a new member). */
     public static final int INCR = 1 << 4;
 
-    /** {@link #add} result: nothing changed. */
+    /** {@link #add} result: NX, XX, GT or LT ruled the change out; nothing changed. */
     public static final int NOP = 0;
     /** {@link #add} result: the member was added. */
     public static final int ADDED = 1;
@@ -46,6 +46,8 @@ public final class SortedSet implements MemoryEstimated {
     public static final int UPDATED = 2;
     /** {@link #add} result: the increment would give NaN; nothing changed. */
     public static final int NAN = 3;
+    /** {@link #add} result: the member exists and already has the resulting score. */
+    public static final int UNCHANGED = 4;
 
     private static final long OBJECT_BYTES = 32;
     /** The Dict object and its fields, beside the slot arrays its memoryBytes() counts. */
@@ -110,7 +112,7 @@ public final class SortedSet implements MemoryEstimated {
      * INCR's reply) is then {@link #addedScore()}.
      *
      * @param score the score, or the increment with {@link #INCR}; not NaN
-     * @return {@link #ADDED}, {@link #UPDATED}, {@link #NOP} or {@link #NAN}
+     * @return {@link #ADDED}, {@link #UPDATED}, {@link #UNCHANGED}, {@link #NOP} or {@link #NAN}
      */
     public int add(byte[] member, double score, int flags, long maxListpackEntries, long maxListpackValue) {
         double current = score(member);
@@ -132,7 +134,7 @@ public final class SortedSet implements MemoryEstimated {
             }
             addedScore = updated;
             if (updated == current) {
-                return NOP;
+                return UNCHANGED;
             }
             setScore(member, updated);
             return UPDATED;

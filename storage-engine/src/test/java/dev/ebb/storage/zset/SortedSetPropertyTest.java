@@ -51,7 +51,7 @@ class SortedSetPropertyTest {
             if (op < 40) {
                 int result = set.add(bytes(member), score, 0, maxListpackEntries, 64);
                 Double old = scores.get(member);
-                assertEquals(old == null ? SortedSet.ADDED : old == score ? SortedSet.NOP : SortedSet.UPDATED, result);
+                assertEquals(old == null ? SortedSet.ADDED : old == score ? SortedSet.UNCHANGED : SortedSet.UPDATED, result);
                 put(member, score);
             } else if (op < 50) {
                 set.add(bytes(member), score, SortedSet.INCR, maxListpackEntries, 64);

@@ -21,7 +21,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * element at rank, range start O(log n) expected; range walks O(1) a member.
  * {@link #memoryBytes()} is O(1).
  *
- * <p><b>Scores</b> are never NaN; {@link #score} answers NaN for "absent".
+ * <p><b>Scores</b> are never NaN; {@link #score} answers NaN for "absent". A score of -0 is
+ * stored as 0 ({@code x + 0.0}), as Redis's listpack does, so every encoding prints "0".
  *
  * <p>Not thread-safe: a value belongs to the command loop thread. Member arrays handed in are
  * stored as they are: callers must not modify them afterwards.
@@ -136,7 +137,7 @@ public final class SortedSet implements MemoryEstimated {
             if (updated == current) {
                 return UNCHANGED;
             }
-            setScore(member, updated);
+            setScore(member, updated + 0.0);
             return UPDATED;
         }
         if ((flags & XX) != 0) {
@@ -145,7 +146,7 @@ public final class SortedSet implements MemoryEstimated {
         if (listpack != null && (listpack.size() + 1 > maxListpackEntries || member.length > maxListpackValue)) {
             convertToSkiplist();
         }
-        insert(member, score);
+        insert(member, score + 0.0);
         addedScore = score;
         return ADDED;
     }

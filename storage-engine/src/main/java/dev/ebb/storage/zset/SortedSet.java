@@ -235,7 +235,7 @@ public final class SortedSet implements MemoryEstimated {
         ZSkipList.Node node = skiplist.byRank(reverse ? size() - start : start + 1);
         for (long k = 0; k < count; k++) {
             visitor.visit(node.member, node.score);
-            node = reverse ? node.backward : node.next[0];
+            node = reverse ? node.backward : node.next0;
         }
     }
 
@@ -319,7 +319,7 @@ public final class SortedSet implements MemoryEstimated {
         ZSkipList.Node node = skiplist.byRank(reverse ? lastRank - offset : firstRank + offset);
         for (long k = 0; k < n; k++) {
             visitor.visit(node.member, node.score);
-            node = reverse ? node.backward : node.next[0];
+            node = reverse ? node.backward : node.next0;
         }
         return n;
     }

@@ -17,32 +17,63 @@ import java.util.concurrent.ThreadLocalRandom;
  * pass over the changed node: the "update" vector of the last node before it at each level.
  *
  * Costs: insert, delete, rank, element at rank, first/last in a score or lex range O(log n)
- * expected; removing a range O(log n + removed). Memory per node: the node object (40 bytes),
- * a links array and a spans array of its level (1.33 levels on average), and the member array
- * (shared with the dict of SortedSet). The lex searches assume all scores are equal, as Redis's
+ * expected; removing a range O(log n + removed). Memory per node: the node object (40 bytes,
+ * holding the level-0 link), for the one node in four with more levels a links array and a spans
+ * array for the levels above 0, and the member array (shared with the dict of SortedSet). The lex searches assume all scores are equal, as Redis's
  * ZRANGEBYLEX does; with mixed scores the result is unspecified (but bounded and safe).
  *
  * Not thread-safe: belongs to the command loop thread like the whole keyspace.
  */
 final class ZSkipList {
     static final int MAX_LEVEL = 32;
-    /** Node object: header 12, member 4, score 8, backward 4, next 4, span 4; aligned. */
+    /** Node object: header 12, member 4, score 8, backward 4, next0 4, upper 4, upperSpan 4. */
     static final long NODE_OBJECT_BYTES = 40;
     private static final long LIST_OBJECT_BYTES = 48;
 
-    /** One member: its score, its links at each of its levels and their spans. */
+    /**
+     * One member: its score, its links at each of its levels and their spans. Three nodes in four
+     * have one level, so level 0 is held in a field and only higher levels in arrays (null for a
+     * one-level node); a level-0 link always steps over one member, so its span is not stored.
+     */
     static final class Node {
         final byte[] member;
         double score;
         Node backward;
-        final Node[] next;
-        final int[] span;
+        Node next0;
+        private final Node[] upper;
+        private final int[] upperSpan;
 
         Node(byte[] member, double score, int level) {
             this.member = member;
             this.score = score;
-            this.next = new Node[level];
-            this.span = new int[level];
+            this.upper = level == 1 ? null : new Node[level - 1];
+            this.upperSpan = level == 1 ? null : new int[level - 1];
+        }
+
+        int level() {
+            return upper == null ? 1 : upper.length + 1;
+        }
+
+        Node next(int i) {
+            return i == 0 ? next0 : upper[i - 1];
+        }
+
+        void setNext(int i, Node n) {
+            if (i == 0) {
+                next0 = n;
+            } else {
+                upper[i - 1] = n;
+            }
+        }
+
+        int span(int i) {
+            return i == 0 ? 1 : upperSpan[i - 1];
+        }
+
+        void setSpan(int i, int span) {
+            if (i != 0) {
+                upperSpan[i - 1] = span;
+            }
         }
     }
 
@@ -59,7 +90,7 @@ final class ZSkipList {
     }
 
     Node first() {
-        return header.next[0];
+        return header.next0;
     }
 
     Node last() {
@@ -68,16 +99,16 @@ final class ZSkipList {
 
     /** Bytes of the list and its nodes, members included. O(1). */
     long memoryBytes() {
-        return LIST_OBJECT_BYTES + nodeBytesOf(MAX_LEVEL, 0) + nodeBytes;
+        return LIST_OBJECT_BYTES + nodeBytesOf(MAX_LEVEL, -1) + nodeBytes;
     }
 
     static long nodeBytesOf(int level, int memberLength) {
-        return NODE_OBJECT_BYTES + 2 * Values.arrayBytes(level, 4)
+        return NODE_OBJECT_BYTES + (level == 1 ? 0 : 2 * Values.arrayBytes(level - 1, 4))
                 + (memberLength < 0 ? 0 : Values.byteArrayBytes(memberLength));
     }
 
     private static long nodeBytes(Node n) {
-        return nodeBytesOf(n.next.length, n.member.length);
+        return nodeBytesOf(n.level(), n.member.length);
     }
 
     /** Whether (score, member) sorts before node {@code n}'s pair. */
@@ -108,33 +139,33 @@ final class ZSkipList {
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
             rankAt[i] = i == level - 1 ? 0 : rankAt[i + 1];
-            while (x.next[i] != null && before(x.next[i], score, member)) {
-                rankAt[i] += x.span[i];
-                x = x.next[i];
+            while (x.next(i) != null && before(x.next(i), score, member)) {
+                rankAt[i] += x.span(i);
+                x = x.next(i);
             }
             update[i] = x;
         }
-        int lvl = node.next.length;
+        int lvl = node.level();
         if (lvl > level) {
             for (int i = level; i < lvl; i++) {
                 rankAt[i] = 0;
                 update[i] = header;
-                header.span[i] = length;
+                header.setSpan(i, length);
             }
             level = lvl;
         }
         for (int i = 0; i < lvl; i++) {
-            node.next[i] = update[i].next[i];
-            update[i].next[i] = node;
-            node.span[i] = update[i].span[i] - (rankAt[0] - rankAt[i]);
-            update[i].span[i] = rankAt[0] - rankAt[i] + 1;
+            node.setNext(i, update[i].next(i));
+            update[i].setNext(i, node);
+            node.setSpan(i, update[i].span(i) - (rankAt[0] - rankAt[i]));
+            update[i].setSpan(i, rankAt[0] - rankAt[i] + 1);
         }
         for (int i = lvl; i < level; i++) {
-            update[i].span[i]++;
+            update[i].setSpan(i, update[i].span(i) + 1);
         }
         node.backward = update[0] == header ? null : update[0];
-        if (node.next[0] != null) {
-            node.next[0].backward = node;
+        if (node.next0 != null) {
+            node.next0.backward = node;
         } else {
             tail = node;
         }
@@ -145,29 +176,29 @@ final class ZSkipList {
     private Node findUpdate(double score, byte[] member) {
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && before(x.next[i], score, member)) {
-                x = x.next[i];
+            while (x.next(i) != null && before(x.next(i), score, member)) {
+                x = x.next(i);
             }
             update[i] = x;
         }
-        return x.next[0];
+        return x.next0;
     }
 
     private void unlink(Node x) {
         for (int i = 0; i < level; i++) {
-            if (update[i].next[i] == x) {
-                update[i].span[i] += x.span[i] - 1;
-                update[i].next[i] = x.next[i];
+            if (update[i].next(i) == x) {
+                update[i].setSpan(i, update[i].span(i) + x.span(i) - 1);
+                update[i].setNext(i, x.next(i));
             } else {
-                update[i].span[i]--;
+                update[i].setSpan(i, update[i].span(i) - 1);
             }
         }
-        if (x.next[0] != null) {
-            x.next[0].backward = x.backward;
+        if (x.next0 != null) {
+            x.next0.backward = x.backward;
         } else {
             tail = x.backward;
         }
-        while (level > 1 && header.next[level - 1] == null) {
+        while (level > 1 && header.next(level - 1) == null) {
             level--;
         }
         length--;
@@ -189,7 +220,7 @@ final class ZSkipList {
      */
     void updateScore(Node node, double newScore) {
         Node prev = node.backward;
-        Node next = node.next[0];
+        Node next = node.next0;
         if ((prev == null || prev.score < newScore
                 || (prev.score == newScore && Arrays.compareUnsigned(prev.member, node.member) < 0))
                 && (next == null || newScore < next.score
@@ -203,7 +234,6 @@ final class ZSkipList {
         }
         unlink(x);
         node.score = newScore;
-        Arrays.fill(node.next, null);
         insertNode(node);
     }
 
@@ -212,10 +242,10 @@ final class ZSkipList {
         long rank = 0;
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && (before(x.next[i], score, member)
-                    || (x.next[i].score == score && Arrays.equals(x.next[i].member, member)))) {
-                rank += x.span[i];
-                x = x.next[i];
+            while (x.next(i) != null && (before(x.next(i), score, member)
+                    || (x.next(i).score == score && Arrays.equals(x.next(i).member, member)))) {
+                rank += x.span(i);
+                x = x.next(i);
             }
             if (x.member != null && x.score == score && Arrays.equals(x.member, member)) {
                 return rank;
@@ -232,9 +262,9 @@ final class ZSkipList {
         long traversed = 0;
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && traversed + x.span[i] <= rank) {
-                traversed += x.span[i];
-                x = x.next[i];
+            while (x.next(i) != null && traversed + x.span(i) <= rank) {
+                traversed += x.span(i);
+                x = x.next(i);
             }
             if (traversed == rank) {
                 return x;
@@ -250,11 +280,11 @@ final class ZSkipList {
         }
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && !range.gteMin(x.next[i].score)) {
-                x = x.next[i];
+            while (x.next(i) != null && !range.gteMin(x.next(i).score)) {
+                x = x.next(i);
             }
         }
-        x = x.next[0];
+        x = x.next0;
         return x != null && range.lteMax(x.score) ? x : null;
     }
 
@@ -265,8 +295,8 @@ final class ZSkipList {
         }
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && range.lteMax(x.next[i].score)) {
-                x = x.next[i];
+            while (x.next(i) != null && range.lteMax(x.next(i).score)) {
+                x = x.next(i);
             }
         }
         return x != header && range.gteMin(x.score) ? x : null;
@@ -279,11 +309,11 @@ final class ZSkipList {
         }
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && !range.gteMin(x.next[i].member)) {
-                x = x.next[i];
+            while (x.next(i) != null && !range.gteMin(x.next(i).member)) {
+                x = x.next(i);
             }
         }
-        x = x.next[0];
+        x = x.next0;
         return x != null && range.lteMax(x.member) ? x : null;
     }
 
@@ -294,8 +324,8 @@ final class ZSkipList {
         }
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && range.lteMax(x.next[i].member)) {
-                x = x.next[i];
+            while (x.next(i) != null && range.lteMax(x.next(i).member)) {
+                x = x.next(i);
             }
         }
         return x != header && range.gteMin(x.member) ? x : null;
@@ -309,17 +339,17 @@ final class ZSkipList {
         long traversed = 0;
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && traversed + x.span[i] < start) {
-                traversed += x.span[i];
-                x = x.next[i];
+            while (x.next(i) != null && traversed + x.span(i) < start) {
+                traversed += x.span(i);
+                x = x.next(i);
             }
             update[i] = x;
         }
         traversed++;
-        x = x.next[0];
+        x = x.next0;
         long count = 0;
         while (x != null && traversed <= end) {
-            Node next = x.next[0];
+            Node next = x.next0;
             unlinkAfterSearch(x);
             removed.visit(x.member, x.score);
             count++;
@@ -336,15 +366,15 @@ final class ZSkipList {
         }
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && !range.gteMin(x.next[i].score)) {
-                x = x.next[i];
+            while (x.next(i) != null && !range.gteMin(x.next(i).score)) {
+                x = x.next(i);
             }
             update[i] = x;
         }
-        x = x.next[0];
+        x = x.next0;
         long count = 0;
         while (x != null && range.lteMax(x.score)) {
-            Node next = x.next[0];
+            Node next = x.next0;
             unlinkAfterSearch(x);
             removed.visit(x.member, x.score);
             count++;
@@ -360,15 +390,15 @@ final class ZSkipList {
         }
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next[i] != null && !range.gteMin(x.next[i].member)) {
-                x = x.next[i];
+            while (x.next(i) != null && !range.gteMin(x.next(i).member)) {
+                x = x.next(i);
             }
             update[i] = x;
         }
-        x = x.next[0];
+        x = x.next0;
         long count = 0;
         while (x != null && range.lteMax(x.member)) {
-            Node next = x.next[0];
+            Node next = x.next0;
             unlinkAfterSearch(x);
             removed.visit(x.member, x.score);
             count++;

@@ -21,8 +21,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * element at rank, range start O(log n) expected; range walks O(1) a member.
  * {@link #memoryBytes()} is O(1).
  *
- * <p><b>Scores</b> are never NaN; {@link #score} answers NaN for "absent". A score of -0 is
- * stored as 0 ({@code x + 0.0}), as Redis's listpack does, so every encoding prints "0".
+ * <p><b>Scores</b> are never NaN; {@link #score} answers NaN for "absent". The listpack stores
+ * -0 as 0 ({@code x + 0.0}), as Redis's listpack does; the skiplist keeps -0, as Redis's does.
  *
  * <p>Not thread-safe: a value belongs to the command loop thread. Member arrays handed in are
  * stored as they are: callers must not modify them afterwards.
@@ -137,7 +137,7 @@ public final class SortedSet implements MemoryEstimated {
             if (updated == current) {
                 return UNCHANGED;
             }
-            setScore(member, updated + 0.0);
+            setScore(member, updated);
             return UPDATED;
         }
         if ((flags & XX) != 0) {
@@ -146,7 +146,7 @@ public final class SortedSet implements MemoryEstimated {
         if (listpack != null && (listpack.size() + 1 > maxListpackEntries || member.length > maxListpackValue)) {
             convertToSkiplist();
         }
-        insert(member, score + 0.0);
+        insert(member, score);
         addedScore = score;
         return ADDED;
     }
@@ -158,7 +158,7 @@ public final class SortedSet implements MemoryEstimated {
 
     private void setScore(byte[] member, double score) {
         if (listpack != null) {
-            listpack.updateScore(listpack.indexOf(member), score);
+            listpack.updateScore(listpack.indexOf(member), score + 0.0);
         } else {
             skiplist.updateScore(dict.get(member), score);
         }
@@ -166,7 +166,7 @@ public final class SortedSet implements MemoryEstimated {
 
     private void insert(byte[] member, double score) {
         if (listpack != null) {
-            listpack.insert(member, score);
+            listpack.insert(member, score + 0.0);
         } else {
             dict.put(member, skiplist.insert(score, member));
         }

@@ -124,4 +124,17 @@ class SortedSetLexAndScanTest {
         assertEquals(0, set.size());
         assertTrue(set.memoryBytes() < full / 4);
     }
+
+    @Test
+    void negativeZeroShouldBecomeZeroInTheListpackOnlyAsInRedis() {
+        SortedSet small = SortedSet.create(0, 0, 128, 64);
+        SortedSet large = SortedSet.create(0, 0, 0, 64);
+
+        small.add(b("m"), -0.0, 0, 128, 64);
+        large.add(b("m"), -0.0, 0, 0, 64);
+
+        assertEquals(0x0L, Double.doubleToRawLongBits(small.score(b("m"))));
+        assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(large.score(b("m"))));
+        assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(small.addedScore()));
+    }
 }

@@ -16,7 +16,8 @@ public final class Commands {
             SlowlogCommands.specs(),
             LatencyCommands.specs(),
             TransactionCommands.specs(),
-            ClusterCommands.specs());
+            ClusterCommands.specs(),
+            ZSetCommands.specs());
 
     private Commands() {
     }

@@ -83,6 +83,25 @@ public final class Errors {
     public static final String COPY_DB_IN_CLUSTER = "ERR Copying to another database is not allowed in cluster mode";
     public static final String INVALID_SLOT = "ERR Invalid slot";
     public static final String INVALID_SLOT_OR_NUMBER_OF_KEYS = "ERR Invalid slot or number of keys";
+    // Sorted sets (ZSetCommands and its sibling classes).
+    public static final String ZADD_XX_NX = "ERR XX and NX options at the same time are not compatible";
+    public static final String ZADD_GT_LT_NX = "ERR GT, LT, and/or NX options at the same time are not compatible";
+    public static final String ZADD_INCR_PAIR = "ERR INCR option supports a single increment-element pair";
+    public static final String ZSET_NAN = "ERR resulting score is not a number (NaN)";
+    public static final String ZSET_MIN_MAX_NOT_FLOAT = "ERR min or max is not a float";
+    public static final String ZSET_LEX_RANGE = "ERR min or max not valid string range item";
+    public static final String ZSET_WEIGHT_NOT_FLOAT = "ERR weight value is not a float";
+    public static final String ZRANGE_LIMIT_WITHOUT_BY =
+            "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+    public static final String ZRANGE_BYLEX_WITHSCORES =
+            "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+    public static final String NOT_POSITIVE = "ERR value is out of range, must be positive";
+    public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
+    public static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
+    public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
+    public static final String OUT_OF_RANGE = "ERR value is out of range";
+    public static final String COUNT_OUT_OF_RANGE =
+            "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
 
     private Errors() {
     }
@@ -122,6 +141,11 @@ public final class Errors {
             name = name.substring(0, 128);
         }
         return "ERR unknown command '" + name + "', with args beginning with: " + args;
+    }
+
+    /** {@code ERR at least 1 input key is needed for 'zunionstore' command} (ZUNION … ZINTERCARD). */
+    public static String atLeastOneInputKey(String commandName) {
+        return "ERR at least 1 input key is needed for '" + commandName + "' command";
     }
 
     /** {@code ERR Unsupported option foo} (EXPIRE and friends). */

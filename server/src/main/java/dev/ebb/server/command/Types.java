@@ -1,5 +1,6 @@
 package dev.ebb.server.command;
 
+import dev.ebb.storage.zset.SortedSet;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -44,7 +45,9 @@ final class Types {
             value -> stringEncoding((byte[]) value), UnaryOperator.identity());
 
     /** Every value class the keyspace holds; add a row when a new one arrives. */
-    private static final List<Kind> KINDS = List.of(STRING_KIND);
+    private static final List<Kind> KINDS = List.of(STRING_KIND,
+            new Kind(SortedSet.class, ZSET, value -> ((SortedSet) value).encoding(),
+                    value -> ((SortedSet) value).copy()));
 
     private Types() {
     }

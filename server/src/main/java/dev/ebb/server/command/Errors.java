@@ -69,6 +69,21 @@ public final class Errors {
     public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
     public static final String SHUTDOWN_FAILED = "ERR Errors trying to SHUTDOWN. Check logs.";
 
+    // Hashes, sets and lists (HashCommands, SetCommands, ListCommands, BlockingKeys).
+    public static final String HASH_VALUE_NOT_INTEGER = "ERR hash value is not an integer";
+    public static final String HASH_VALUE_NOT_FLOAT = "ERR hash value is not a float";
+    public static final String NAN_OR_INFINITY = "ERR value is NaN or Infinity";
+    public static final String VALUE_OUT_OF_RANGE = "ERR value is out of range";
+    public static final String LONG_OUT_OF_RANGE =
+            "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+    public static final String VALUE_NOT_POSITIVE = "ERR value is out of range, must be positive";
+    public static final String NUMKEYS_NOT_POSITIVE = "ERR numkeys should be greater than 0";
+    public static final String NUMKEYS_TOO_LARGE = "ERR Number of keys can't be greater than number of args";
+    public static final String LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
+    public static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
+    public static final String TIMEOUT_NOT_FLOAT = "ERR timeout is not a float or out of range";
+    public static final String TIMEOUT_OUT_OF_RANGE = "ERR timeout is out of range";
+
     private Errors() {
     }
 

@@ -11,7 +11,8 @@ public final class Commands {
             KeyCommands.specs(),
             StringCommands.specs(),
             BitmapCommands.specs(),
-            HashCommands.specs());
+            HashCommands.specs(),
+            SetCommands.specs());
 
     private Commands() {
     }

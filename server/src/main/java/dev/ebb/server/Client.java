@@ -34,6 +34,7 @@ public final class Client {
     private int flags;
     private boolean authenticated;
     private boolean closed;
+    private boolean denyBlocking;
 
     Client(long id, Channel channel, Server server, String addr, String laddr, long createdMs) {
         this.id = id;
@@ -150,6 +151,19 @@ public final class Client {
 
     public void setFlag(int flag, boolean on) {
         flags = on ? flags | flag : flags & ~flag;
+    }
+
+    /**
+     * Whether blocking commands must not block for this client (inside MULTI/EXEC or a script):
+     * BLPOP and friends then answer as their non-blocking form would on an empty key.
+     */
+    public boolean denyBlocking() {
+        return denyBlocking;
+    }
+
+    /** Set by EXEC (and scripting) around the commands it runs; see {@link #denyBlocking()}. */
+    public void denyBlocking(boolean deny) {
+        this.denyBlocking = deny;
     }
 
     /** Closes the connection once the replies produced so far are written (QUIT, protocol errors). */

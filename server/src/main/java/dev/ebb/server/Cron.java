@@ -60,6 +60,7 @@ final class Cron {
         long nowMs = server.tick();
         server.stats().sample(nowMs);
         closeIdleClients(nowMs);
+        server.blockingKeys().expireTimeouts(nowMs);
         rehash();
         server.expireCycle().beginSlow();
         continueExpiry();

@@ -42,6 +42,7 @@ public final class Server {
     private final String runId;
     private final Runnable shutdownAction;
     private final ActiveExpireCycle expireCycle;
+    private final BlockingKeys blockingKeys = new BlockingKeys(this);
     private long nowMs;
 
     Server(ServerConfig config, CommandTable commands, LongSupplier clock, long seed, Runnable shutdownAction) {
@@ -122,6 +123,7 @@ public final class Server {
             c.reply().error("ERR " + e);
         }
         stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
+        blockingKeys.handleReadyKeys();
     }
 
     private void reject(Client c, String error) {
@@ -198,6 +200,12 @@ public final class Server {
 
     void unregister(Client c) {
         clients.remove(c.id());
+        blockingKeys.forget(c);
+    }
+
+    /** Clients blocked on keys (BLPOP …), and the signal write paths raise when a key may serve them. */
+    public BlockingKeys blockingKeys() {
+        return blockingKeys;
     }
 
     public long startMs() {

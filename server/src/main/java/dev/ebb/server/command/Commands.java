@@ -12,7 +12,8 @@ public final class Commands {
             StringCommands.specs(),
             BitmapCommands.specs(),
             HashCommands.specs(),
-            SetCommands.specs());
+            SetCommands.specs(),
+            ListCommands.specs());
 
     private Commands() {
     }

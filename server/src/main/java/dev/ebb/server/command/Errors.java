@@ -83,6 +83,10 @@ public final class Errors {
     public static final String COUNT_NOT_POSITIVE = "ERR count should be greater than 0";
     public static final String TIMEOUT_NOT_FLOAT = "ERR timeout is not a float or out of range";
     public static final String TIMEOUT_OUT_OF_RANGE = "ERR timeout is out of range";
+    public static final String LPOS_RANK_ZERO = "ERR RANK can't be zero: use 1 to start from the first match, 2 from"
+            + " the second ... or use negative to start from the end of the list";
+    public static final String LPOS_COUNT_NEGATIVE = "ERR COUNT can't be negative";
+    public static final String LPOS_MAXLEN_NEGATIVE = "ERR MAXLEN can't be negative";
 
     private Errors() {
     }

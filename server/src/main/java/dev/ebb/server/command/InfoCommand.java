@@ -43,8 +43,8 @@ import java.util.Set;
  *       summed thread times where there is no /proc); the {@code _main_thread} fields are the
  *       command loop thread's own.</li>
  *   <li><b>replication</b>: always a master without replicas; {@code master_replid} is the run id.</li>
- *   <li>{@code blocked_clients} and {@code evicted_keys} are 0: no Ebb command blocks and nothing
- *       evicts keys yet; whoever adds either must report it here.</li>
+ *   <li>{@code evicted_keys} is 0: nothing evicts keys yet; whoever adds eviction must report it
+ *       here. {@code blocked_clients} counts clients in BLPOP and friends.</li>
  *   <li>No {@code commandstats}, {@code errorstats} or {@code latencystats}: Ebb keeps no
  *       per-command or per-error statistics.</li>
  * </ul>
@@ -155,7 +155,7 @@ public final class InfoCommand {
         field(out, "connected_clients", s.clients().size());
         field(out, "cluster_connections", 0);
         field(out, "maxclients", s.config().maxclients());
-        field(out, "blocked_clients", 0);
+        field(out, "blocked_clients", s.blockingKeys().blockedClients());
         field(out, "tracking_clients", 0);
     }
 

@@ -231,6 +231,7 @@ public final class KeyCommands {
             db.delete(to);
         }
         db.add(to, value, now);
+        c.server().blockingKeys().signalKeyAsReady(db, to);
         if (expireAt != Database.NO_EXPIRE) {
             db.setExpire(to, expireAt);
         }
@@ -282,6 +283,7 @@ public final class KeyCommands {
             dst.delete(newKey);
         }
         dst.add(newKey, Types.copy(value), now);
+        c.server().blockingKeys().signalKeyAsReady(dst, newKey);
         if (expireAt != Database.NO_EXPIRE) {
             dst.setExpire(newKey, expireAt);
         }
@@ -312,6 +314,7 @@ public final class KeyCommands {
             return;
         }
         dst.add(key, value, now);
+        c.server().blockingKeys().signalKeyAsReady(dst, key);
         if (expireAt != Database.NO_EXPIRE) {
             dst.setExpire(key, expireAt);
         }

@@ -115,15 +115,12 @@ public final class ListMoveCommands {
             c.reply().error(Errors.NUMKEYS_NOT_POSITIVE);
             return null;
         }
-        if (numkeys > argv.length - from - 1) {
-            c.reply().error(Errors.NUMKEYS_TOO_LARGE);
-            return null;
-        }
-        int whereAt = from + 1 + (int) numkeys;
-        if (whereAt >= argv.length) {
+        // Redis checks only that a direction follows the keys: too large a numkeys is a syntax error.
+        if (numkeys >= argv.length - from - 1) {
             c.reply().error(Errors.SYNTAX);
             return null;
         }
+        int whereAt = from + 1 + (int) numkeys;
         int where = whereOrReply(c, argv[whereAt]);
         if (where < 0) {
             return null;

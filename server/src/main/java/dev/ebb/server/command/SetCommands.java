@@ -222,6 +222,12 @@ public final class SetCommands {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         if (argv.length == 2) {
             c.reply().bulk(set.popRandom(random.nextLong()));
+        } else if (count >= set.size()) {
+            // The whole set, in its iteration order (sorted for an intset), as Redis replies it.
+            c.reply().setHeader(set.size());
+            set.forEach(member -> c.reply().bulk(member));
+            c.db().delete(argv[1]);
+            return;
         } else {
             int n = (int) Math.min(count, set.size());
             c.reply().setHeader(n);

@@ -201,6 +201,20 @@ class ListBlockingTest {
     }
 
     @Test
+    void renameOntoAWaitedKeyShouldWakeTheWaiter() throws Exception {
+        try (Jedis waiter = new Jedis(ebb.host(), ebb.port()); Jedis other = new Jedis(ebb.host(), ebb.port())) {
+            other.rpush("staging", "ready");
+            Future<KeyValue<String, String>> result = POOL.submit(() -> waiter.blpop(0.0, "q"));
+            awaitBlocked(ebb, 1);
+
+            other.rename("staging", "q");
+
+            assertEquals(new KeyValue<>("q", "ready"), result.get(WAIT_LIMIT_MS, TimeUnit.MILLISECONDS));
+            assertFalse(other.exists("q"));
+        }
+    }
+
+    @Test
     void clientDisconnectingWhileBlockedShouldLeaveNoTrace() throws Exception {
         try (Jedis producer = new Jedis(ebb.host(), ebb.port())) {
             try (Socket socket = new Socket(ebb.host(), ebb.port())) {

@@ -3,32 +3,35 @@ package dev.ebb.storage.types;
 import dev.ebb.storage.Dict;
 import dev.ebb.storage.MemoryEstimated;
 import dev.ebb.storage.Values;
-import java.util.Arrays;
 
 /**
  * A Redis hash: binary-safe fields to binary-safe values, in one of Redis's two encodings.
  *
- * <p><b>listpack</b> (compact): fields and values alternate in one packed {@code byte[][]}
- * ({@code field0, value0, field1, value1 …}) in insertion order; look-ups walk it, O(n), which for
- * the at most {@code hash-max-listpack-entries} (128) pairs is a few cache lines of references.
+ * <p><b>listpack</b> (compact): fields and values alternate, in insertion order, as entries of
+ * one exactly sized {@code byte[]} ({@link PackedEntries}: a length byte or two and the bytes);
+ * look-ups walk it and writes copy it, O(total bytes), which for the at most
+ * {@code hash-max-listpack-entries} (128) short pairs is a few cache lines. Reads copy the field
+ * or value out.
  * <b>hashtable</b>: a {@link Dict} from field to value, O(1) expected per operation.
  *
  * <p>A hash starts compact and converts, once and for good as in Redis, when it would hold more
  * than {@code maxEntries} pairs or a field or value longer than {@code maxValueBytes}; the
  * thresholds are passed on each write so CONFIG SET takes effect for later writes.
  *
- * <p><b>Memory.</b> {@link #memoryBytes()} is O(1): the object, the packed array or the dict's
- * slot arrays, and the field and value arrays, kept as a running sum.
+ * <p><b>Memory.</b> {@link #memoryBytes()} is O(1): the object and the packed array, or the
+ * object, the dict's slot arrays and the field and value arrays kept as a running sum.
  *
  * <p>Not thread-safe: owned by the command loop thread like the rest of the keyspace.
  */
 public final class HashValue implements MemoryEstimated {
     private static final long OBJECT_BYTES = 32;
-    private static final int INITIAL_PAIRS = 4;
+    /** Past this many packed bytes the hash converts whatever the thresholds say (Redis: listpack safety limit). */
+    private static final int MAX_PACKED_BYTES = 1 << 30;
 
-    private byte[][] packed = new byte[INITIAL_PAIRS * 2][];
+    private byte[] packed = PackedEntries.EMPTY;
     private int packedPairs;
     private Dict<byte[]> table;
+    /** Field and value arrays of the hashtable encoding; 0 while packed. */
     private long payloadBytes;
 
     /** Whether the hash is in the compact ({@code listpack}) encoding. */
@@ -41,23 +44,26 @@ public final class HashValue implements MemoryEstimated {
         return table == null ? packedPairs : table.size();
     }
 
-    /** The value of {@code field}, or null. O(n) compact, O(1) expected large. */
+    /** The value of {@code field}, or null (compact: a copy). O(n) compact, O(1) expected large. */
     public byte[] get(byte[] field) {
         if (table != null) {
             return table.get(field);
         }
-        int i = indexOf(field);
-        return i < 0 ? null : packed[i + 1];
+        int at = indexOf(field);
+        return at < 0 ? null : PackedEntries.copyOut(packed, PackedEntries.next(packed, at));
     }
 
     /**
      * Sets {@code field} to {@code value}, converting to the hashtable encoding first if the hash
-     * would cross a threshold. The arrays are stored as given: callers must not modify them later.
+     * would cross a threshold. In the hashtable the arrays are stored as given: callers must not
+     * modify them later.
      *
      * @return true if the field is new
      */
     public boolean put(byte[] field, byte[] value, long maxEntries, long maxValueBytes) {
-        if (table == null && (field.length > maxValueBytes || value.length > maxValueBytes)) {
+        if (table == null && (field.length > maxValueBytes || value.length > maxValueBytes
+                || (long) packed.length + PackedEntries.entrySize(field) + PackedEntries.entrySize(value)
+                        > MAX_PACKED_BYTES)) {
             convertToTable();
         }
         if (table != null) {
@@ -69,61 +75,56 @@ public final class HashValue implements MemoryEstimated {
             payloadBytes += Values.byteArrayBytes(value.length) - Values.byteArrayBytes(old.length);
             return false;
         }
-        int i = indexOf(field);
-        if (i >= 0) {
-            payloadBytes += Values.byteArrayBytes(value.length) - Values.byteArrayBytes(packed[i + 1].length);
-            packed[i + 1] = value;
+        int at = indexOf(field);
+        if (at >= 0) {
+            int valueAt = PackedEntries.next(packed, at);
+            packed = PackedEntries.splice(packed, valueAt, PackedEntries.next(packed, valueAt), value);
             return false;
         }
         if (packedPairs + 1 > maxEntries) {
             convertToTable();
             return put(field, value, maxEntries, maxValueBytes);
         }
-        if (packedPairs * 2 == packed.length) {
-            packed = Arrays.copyOf(packed, packed.length * 2);
-        }
-        packed[packedPairs * 2] = field;
-        packed[packedPairs * 2 + 1] = value;
+        packed = PackedEntries.splice(packed, packed.length, packed.length, field, value);
         packedPairs++;
-        payloadBytes += Values.byteArrayBytes(field.length) + Values.byteArrayBytes(value.length);
         return true;
     }
 
     /** Removes {@code field}; returns true if it was there. Compact: O(n), keeps insertion order. */
     public boolean remove(byte[] field) {
-        byte[] removedValue;
-        byte[] removedField;
         if (table != null) {
             int h = table.find(field);
             if (h < 0) {
                 return false;
             }
-            removedField = table.keyAt(h);
-            removedValue = table.remove(field);
-        } else {
-            int i = indexOf(field);
-            if (i < 0) {
-                return false;
-            }
-            removedField = packed[i];
-            removedValue = packed[i + 1];
-            System.arraycopy(packed, i + 2, packed, i, packedPairs * 2 - i - 2);
-            packedPairs--;
-            packed[packedPairs * 2] = null;
-            packed[packedPairs * 2 + 1] = null;
+            byte[] removedField = table.keyAt(h);
+            byte[] removedValue = table.remove(field);
+            payloadBytes -= Values.byteArrayBytes(removedField.length) + Values.byteArrayBytes(removedValue.length);
+            return true;
         }
-        payloadBytes -= Values.byteArrayBytes(removedField.length) + Values.byteArrayBytes(removedValue.length);
+        int at = indexOf(field);
+        if (at < 0) {
+            return false;
+        }
+        packed = PackedEntries.splice(packed, at, PackedEntries.next(packed, PackedEntries.next(packed, at)));
+        packedPairs--;
         return true;
     }
 
-    /** Visits every field and value once (compact: insertion order). O(n); the visitor must not modify the hash. */
+    /**
+     * Visits every field and value once (compact: insertion order, as copies). O(n); the visitor
+     * must not modify the hash.
+     */
     public void forEach(Dict.Visitor<byte[]> visitor) {
         if (table != null) {
             table.forEach(visitor);
             return;
         }
-        for (int i = 0; i < packedPairs; i++) {
-            visitor.visit(packed[i * 2], packed[i * 2 + 1]);
+        byte[] p = packed;
+        for (int at = 0; at < p.length; ) {
+            int valueAt = PackedEntries.next(p, at);
+            visitor.visit(PackedEntries.copyOut(p, at), PackedEntries.copyOut(p, valueAt));
+            at = PackedEntries.next(p, valueAt);
         }
     }
 
@@ -140,12 +141,12 @@ public final class HashValue implements MemoryEstimated {
     }
 
     /**
-     * The field of a random pair, and its value through {@link #valueOfRandom}, with the same
-     * handle. Compact: uniform. Large: the dict's random key (see {@link Dict#randomHandle} for its
-     * bounded bias). O(1) expected.
+     * A random pair's position for {@link #fieldAt}/{@link #valueAt}. Compact: uniform over
+     * {@code random}. Large: the dict's random key (see {@link Dict#randomHandle} for its bounded
+     * bias). O(1) expected.
      *
      * @param random a random long from the caller's source
-     * @return an opaque position for {@link #fieldAt}/{@link #valueAt}, or -1 if empty
+     * @return an opaque position, valid until the next write, or -1 if empty
      */
     public int randomPosition(long random) {
         if (table != null) {
@@ -154,51 +155,75 @@ public final class HashValue implements MemoryEstimated {
         return packedPairs == 0 ? -1 : (int) Long.remainderUnsigned(random, packedPairs);
     }
 
-    /** The field at a position from {@link #randomPosition}; valid until the next write. */
+    /** The field at a position from {@link #randomPosition} (compact: a copy, found in O(n)). */
     public byte[] fieldAt(int position) {
-        return table != null ? table.keyAt(position) : packed[position * 2];
+        return table != null ? table.keyAt(position) : PackedEntries.copyOut(packed, pairOffset(position));
     }
 
-    /** The value at a position from {@link #randomPosition}; valid until the next write. */
+    /** The value at a position from {@link #randomPosition} (compact: a copy, found in O(n)). */
     public byte[] valueAt(int position) {
-        return table != null ? table.valueAt(position) : packed[position * 2 + 1];
+        if (table != null) {
+            return table.valueAt(position);
+        }
+        return PackedEntries.copyOut(packed, PackedEntries.next(packed, pairOffset(position)));
     }
 
     @Override
     public long memoryBytes() {
-        long container = table != null ? table.memoryBytes() : Values.arrayBytes(packed.length, Values.REFERENCE_BYTES);
-        return OBJECT_BYTES + container + payloadBytes;
+        if (table == null) {
+            return OBJECT_BYTES + Values.byteArrayBytes(packed.length);
+        }
+        return OBJECT_BYTES + table.memoryBytes() + payloadBytes;
     }
 
-    /** A deep copy (COPY): arrays are immutable once stored, so they are shared; the containers are not. */
+    /** A deep copy (COPY): hashtable arrays are immutable once stored, so they are shared; the containers are not. */
     public HashValue copy() {
         HashValue copy = new HashValue();
         if (table == null) {
-            copy.packed = Arrays.copyOf(packed, packed.length);
+            copy.packed = packed.clone();
             copy.packedPairs = packedPairs;
         } else {
             copy.table = new Dict<>(Seeds.next());
             table.forEach(copy.table::put);
+            copy.payloadBytes = payloadBytes;
         }
-        copy.payloadBytes = payloadBytes;
         return copy;
     }
 
+    /** Offset of the field entry equal to {@code field}, or -1. */
     private int indexOf(byte[] field) {
-        for (int i = 0; i < packedPairs * 2; i += 2) {
-            if (Arrays.equals(packed[i], field)) {
-                return i;
+        byte[] p = packed;
+        for (int at = 0; at < p.length; ) {
+            if (PackedEntries.equalsAt(p, at, field)) {
+                return at;
             }
+            at = PackedEntries.next(p, PackedEntries.next(p, at));
         }
         return -1;
     }
 
+    private int pairOffset(int pair) {
+        int at = 0;
+        for (int i = 0; i < pair; i++) {
+            at = PackedEntries.next(packed, PackedEntries.next(packed, at));
+        }
+        return at;
+    }
+
     private void convertToTable() {
         Dict<byte[]> t = new Dict<>(Seeds.next());
-        for (int i = 0; i < packedPairs; i++) {
-            t.put(packed[i * 2], packed[i * 2 + 1]);
+        long bytes = 0;
+        byte[] p = packed;
+        for (int at = 0; at < p.length; ) {
+            int valueAt = PackedEntries.next(p, at);
+            byte[] field = PackedEntries.copyOut(p, at);
+            byte[] value = PackedEntries.copyOut(p, valueAt);
+            t.put(field, value);
+            bytes += Values.byteArrayBytes(field.length) + Values.byteArrayBytes(value.length);
+            at = PackedEntries.next(p, valueAt);
         }
         table = t;
+        payloadBytes = bytes;
         packed = null;
         packedPairs = 0;
     }

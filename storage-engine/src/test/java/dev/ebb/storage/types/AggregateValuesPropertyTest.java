@@ -57,6 +57,33 @@ final class AggregateValuesPropertyTest {
     }
 
     @Test
+    void compactHashShouldMatchHashMapWithOneAndTwoByteLengths() {
+        SplittableRandom random = new SplittableRandom(13);
+        HashValue hash = new HashValue();
+        Map<ByteBuffer, byte[]> model = new HashMap<>();
+        for (int op = 0; op < OPERATIONS; op++) {
+            byte[] field = bytes("f" + random.nextInt(100));
+            if (random.nextInt(3) > 0) {
+                byte[] value = bytes("v".repeat(random.nextInt(300)));
+                assertEquals(model.put(ByteBuffer.wrap(field), value) == null, hash.put(field, value, 128, 300));
+            } else {
+                assertEquals(model.remove(ByteBuffer.wrap(field)) != null, hash.remove(field));
+            }
+            assertEquals(model.size(), hash.size());
+        }
+        assertTrue(hash.isCompact());
+        Map<ByteBuffer, byte[]> listed = new HashMap<>();
+        hash.forEach((f, v) -> listed.put(ByteBuffer.wrap(f), v));
+        assertEquals(model.keySet(), listed.keySet());
+        for (Map.Entry<ByteBuffer, byte[]> e : model.entrySet()) {
+            assertArrayEquals(e.getValue(), hash.get(e.getKey().array()));
+            assertArrayEquals(e.getValue(), listed.get(e.getKey()));
+        }
+        int at = hash.randomPosition(random.nextLong());
+        assertArrayEquals(model.get(ByteBuffer.wrap(hash.fieldAt(at))), hash.valueAt(at));
+    }
+
+    @Test
     void hashScanShouldVisitEveryFieldPresentThroughoutDespiteGrowth() {
         HashValue hash = new HashValue();
         for (int i = 0; i < 1000; i++) {

@@ -13,8 +13,9 @@ import java.util.function.Consumer;
  *   <li><b>intset</b>: every member is a canonical 64-bit integer; a sorted {@code long[]},
  *       binary search, O(log n) look-up and O(n) insert/remove (array shift). Redis packs 16/32/64
  *       bit widths; Ebb always uses 64, so small intsets take more memory than Redis's.</li>
- *   <li><b>listpack</b>: up to {@code set-max-listpack-entries} short members in a packed
- *       {@code byte[][]}, linear look-up.</li>
+ *   <li><b>listpack</b>: up to {@code set-max-listpack-entries} short members as length-prefixed
+ *       entries of one exactly sized {@code byte[]} ({@link PackedEntries}); linear look-up,
+ *       writes copy the array, reads copy members out.</li>
  *   <li><b>hashtable</b>: a {@link Dict} of members, O(1) expected.</li>
  * </ul>
  *
@@ -23,17 +24,21 @@ import java.util.function.Consumer;
  * limits, else a hashtable; a listpack past its limits becomes a hashtable. Sets never convert
  * back to a smaller encoding.
  *
- * <p><b>Memory.</b> {@link #memoryBytes()} is O(1), kept as a running sum of member arrays plus
- * the current container. Not thread-safe: owned by the command loop thread.
+ * <p><b>Memory.</b> {@link #memoryBytes()} is O(1): the object and the current container, plus
+ * for the hashtable the member arrays kept as a running sum. Not thread-safe: owned by the command loop thread.
  */
 public final class SetValue implements MemoryEstimated {
     private static final long OBJECT_BYTES = 40;
     private static final int INITIAL = 4;
+    /** Past this many packed bytes the set converts whatever the thresholds say. */
+    private static final int MAX_PACKED_BYTES = 1 << 30;
 
     private long[] ints = new long[INITIAL];
-    private byte[][] packed;
+    private byte[] packed;
     private Dict<Boolean> table;
+    /** Members of the intset or listpack; the dict counts its own. */
     private int count;
+    /** Member arrays of the hashtable encoding; 0 otherwise. */
     private long payloadBytes;
 
     /** OBJECT ENCODING's name for the current encoding: {@code intset}, {@code listpack} or {@code hashtable}. */
@@ -57,8 +62,8 @@ public final class SetValue implements MemoryEstimated {
     }
 
     /**
-     * Adds {@code member} (stored as given, do not modify it later), converting the encoding first
-     * when a threshold would be crossed.
+     * Adds {@code member} (in the hashtable stored as given: do not modify it later), converting
+     * the encoding first when a threshold would be crossed.
      *
      * @return true if it was not a member
      */
@@ -87,12 +92,10 @@ public final class SetValue implements MemoryEstimated {
             if (indexOf(member) >= 0) {
                 return false;
             }
-            if (count < maxListpackEntries && member.length <= maxListpackValue) {
-                if (count == packed.length) {
-                    packed = Arrays.copyOf(packed, Math.max(INITIAL, count * 2));
-                }
-                packed[count++] = member;
-                payloadBytes += Values.byteArrayBytes(member.length);
+            if (count < maxListpackEntries && member.length <= maxListpackValue
+                    && (long) packed.length + PackedEntries.entrySize(member) <= MAX_PACKED_BYTES) {
+                packed = PackedEntries.splice(packed, packed.length, packed.length, member);
+                count++;
                 return true;
             }
             convertToTable();
@@ -121,7 +124,8 @@ public final class SetValue implements MemoryEstimated {
             if (at < 0) {
                 return false;
             }
-            removePackedAt(at);
+            packed = PackedEntries.splice(packed, at, PackedEntries.next(packed, at));
+            count--;
             return true;
         }
         int h = table.find(member);
@@ -134,15 +138,16 @@ public final class SetValue implements MemoryEstimated {
         return true;
     }
 
-    /** Visits every member once; intset in ascending order. O(n); must not modify the set. */
+    /** Visits every member once; intset in ascending order, listpack in insertion order. O(n); must not modify the set. */
     public void forEach(Consumer<byte[]> visitor) {
         if (ints != null) {
             for (int i = 0; i < count; i++) {
                 visitor.accept(IntegerText.bytes(ints[i]));
             }
         } else if (packed != null) {
-            for (int i = 0; i < count; i++) {
-                visitor.accept(packed[i]);
+            byte[] p = packed;
+            for (int at = 0; at < p.length; at = PackedEntries.next(p, at)) {
+                visitor.accept(PackedEntries.copyOut(p, at));
             }
         } else {
             table.forEach((member, ignored) -> visitor.accept(member));
@@ -159,8 +164,9 @@ public final class SetValue implements MemoryEstimated {
     }
 
     /**
-     * A random member, or null if empty. Compact encodings: uniform over {@code random}. Hashtable:
-     * the dict's random key, O(1) expected with the bounded bias of {@link Dict#randomHandle}.
+     * A random member, or null if empty. Compact encodings: uniform over {@code random} (listpack:
+     * O(n) walk). Hashtable: the dict's random key, O(1) expected with the bounded bias of
+     * {@link Dict#randomHandle}.
      */
     public byte[] randomMember(long random) {
         if (table != null) {
@@ -169,8 +175,15 @@ public final class SetValue implements MemoryEstimated {
         if (count == 0) {
             return null;
         }
-        int at = (int) Long.remainderUnsigned(random, count);
-        return ints != null ? IntegerText.bytes(ints[at]) : packed[at];
+        int index = (int) Long.remainderUnsigned(random, count);
+        if (ints != null) {
+            return IntegerText.bytes(ints[index]);
+        }
+        int at = 0;
+        for (int i = 0; i < index; i++) {
+            at = PackedEntries.next(packed, at);
+        }
+        return PackedEntries.copyOut(packed, at);
     }
 
     /** Removes and returns a random member (SPOP), or null if empty. Same distribution as {@link #randomMember}. */
@@ -184,24 +197,22 @@ public final class SetValue implements MemoryEstimated {
 
     @Override
     public long memoryBytes() {
-        long container;
         if (ints != null) {
-            container = Values.arrayBytes(ints.length, Long.BYTES);
-        } else if (packed != null) {
-            container = Values.arrayBytes(packed.length, Values.REFERENCE_BYTES);
-        } else {
-            container = table.memoryBytes();
+            return OBJECT_BYTES + Values.arrayBytes(ints.length, Long.BYTES);
         }
-        return OBJECT_BYTES + container + payloadBytes;
+        if (packed != null) {
+            return OBJECT_BYTES + Values.byteArrayBytes(packed.length);
+        }
+        return OBJECT_BYTES + table.memoryBytes() + payloadBytes;
     }
 
-    /** A copy sharing no mutable state (member arrays are immutable once stored). */
+    /** A copy sharing no mutable state (hashtable member arrays are immutable once stored). */
     public SetValue copy() {
         SetValue copy = new SetValue();
         copy.count = count;
         copy.payloadBytes = payloadBytes;
         copy.ints = ints == null ? null : Arrays.copyOf(ints, ints.length);
-        copy.packed = packed == null ? null : Arrays.copyOf(packed, packed.length);
+        copy.packed = packed == null ? null : packed.clone();
         if (table != null) {
             copy.table = new Dict<>(Seeds.next());
             table.forEach(copy.table::put);
@@ -225,45 +236,45 @@ public final class SetValue implements MemoryEstimated {
         return Math.max(Long.toString(ints[0]).length(), Long.toString(ints[count - 1]).length());
     }
 
+    /** Offset of the entry equal to {@code member}, or -1. */
     private int indexOf(byte[] member) {
-        for (int i = 0; i < count; i++) {
-            if (Arrays.equals(packed[i], member)) {
-                return i;
+        byte[] p = packed;
+        for (int at = 0; at < p.length; at = PackedEntries.next(p, at)) {
+            if (PackedEntries.equalsAt(p, at, member)) {
+                return at;
             }
         }
         return -1;
     }
 
-    private void removePackedAt(int at) {
-        payloadBytes -= Values.byteArrayBytes(packed[at].length);
-        System.arraycopy(packed, at + 1, packed, at, count - at - 1);
-        packed[--count] = null;
-    }
-
     private void convertIntsToPacked() {
-        byte[][] p = new byte[Math.max(INITIAL, count + 1)][];
+        byte[][] members = new byte[count][];
         for (int i = 0; i < count; i++) {
-            p[i] = IntegerText.bytes(ints[i]);
-            payloadBytes += Values.byteArrayBytes(p[i].length);
+            members[i] = IntegerText.bytes(ints[i]);
         }
-        packed = p;
+        packed = PackedEntries.splice(PackedEntries.EMPTY, 0, 0, members);
         ints = null;
     }
 
     private void convertToTable() {
         Dict<Boolean> t = new Dict<>(Seeds.next());
+        long bytes = 0;
         if (ints != null) {
             for (int i = 0; i < count; i++) {
                 byte[] m = IntegerText.bytes(ints[i]);
                 t.put(m, Boolean.TRUE);
-                payloadBytes += Values.byteArrayBytes(m.length);
+                bytes += Values.byteArrayBytes(m.length);
             }
         } else {
-            for (int i = 0; i < count; i++) {
-                t.put(packed[i], Boolean.TRUE);
+            byte[] p = packed;
+            for (int at = 0; at < p.length; at = PackedEntries.next(p, at)) {
+                byte[] m = PackedEntries.copyOut(p, at);
+                t.put(m, Boolean.TRUE);
+                bytes += Values.byteArrayBytes(m.length);
             }
         }
         table = t;
+        payloadBytes = bytes;
         ints = null;
         packed = null;
         count = 0;

@@ -129,6 +129,28 @@ final class AggregateValuesPropertyTest {
     }
 
     @Test
+    void listpackSetShouldMatchHashSet() {
+        SplittableRandom random = new SplittableRandom(17);
+        SetValue set = new SetValue();
+        set.add(bytes("seed"), 512, 128, 300);
+        Set<ByteBuffer> model = new HashSet<>(Set.of(ByteBuffer.wrap(bytes("seed"))));
+        for (int op = 0; op < OPERATIONS; op++) {
+            int length = random.nextBoolean() ? random.nextInt(30) : 130 + random.nextInt(30);
+            byte[] member = bytes(random.nextInt(2) + "m".repeat(length));
+            if (random.nextBoolean()) {
+                assertEquals(model.add(ByteBuffer.wrap(member)), set.add(member, 512, 128, 300));
+            } else {
+                assertEquals(model.remove(ByteBuffer.wrap(member)), set.remove(member));
+            }
+            assertEquals(model.size(), set.size());
+            assertEquals("listpack", set.encodingName());
+        }
+        Set<ByteBuffer> listed = new HashSet<>();
+        set.forEach(m -> listed.add(ByteBuffer.wrap(m)));
+        assertEquals(model, listed);
+    }
+
+    @Test
     void smallMixedSetShouldUseListpackAndPopEverything() {
         SetValue set = new SetValue();
         set.add(bytes("1"), 512, 128, 64);

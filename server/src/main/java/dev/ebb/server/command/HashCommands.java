@@ -383,9 +383,10 @@ public final class HashCommands {
         HashValue h = (HashValue) found;
         ThreadLocalRandom random = ThreadLocalRandom.current();
         if (count < 0) {
-            long n = -count;
+            // A reply header holds an int: larger repeated draws are cut there (Redis would try to send them all).
+            int n = (int) Math.min(-count, Integer.MAX_VALUE / 2);
             replyPairsHeader(c, n, withValues);
-            for (long i = 0; i < n; i++) {
+            for (int i = 0; i < n; i++) {
                 int at = h.randomPosition(random.nextLong());
                 replyPair(c, h.fieldAt(at), h.valueAt(at), withValues);
             }

@@ -276,8 +276,10 @@ public final class SetCommands {
         }
         SetValue set = (SetValue) found;
         if (count < 0) {
-            c.reply().arrayHeader((int) Math.min(-count, Integer.MAX_VALUE));
-            for (long i = 0; i < -count; i++) {
+            // A reply header holds an int: larger repeated draws are cut there (Redis would try to send them all).
+            int n = (int) Math.min(-count, Integer.MAX_VALUE);
+            c.reply().arrayHeader(n);
+            for (int i = 0; i < n; i++) {
                 c.reply().bulk(set.randomMember(random.nextLong()));
             }
             return;

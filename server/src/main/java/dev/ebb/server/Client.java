@@ -50,6 +50,7 @@ public final class Client {
     long softLimitReachedMs = OutputBufferLimiter.NOT_OVER;
     /** True while the client is queued in {@link Server#markPendingWrite} for the next flush. */
     boolean pendingWrite;
+    private boolean denyBlocking;
 
     Client(long id, Channel channel, Server server, String addr, String laddr, long createdMs) {
         this.id = id;
@@ -171,6 +172,19 @@ public final class Client {
 
     public void setFlag(int flag, boolean on) {
         flags = on ? flags | flag : flags & ~flag;
+    }
+
+    /**
+     * Whether blocking commands must not block for this client (inside MULTI/EXEC or a script):
+     * BLPOP and friends then answer as their non-blocking form would on an empty key.
+     */
+    public boolean denyBlocking() {
+        return denyBlocking || inMulti();
+    }
+
+    /** Set by scripting around the commands it runs (EXEC is covered by {@link #inMulti()}). */
+    public void denyBlocking(boolean deny) {
+        this.denyBlocking = deny;
     }
 
     /** Closes the connection once the replies produced so far are written (QUIT, protocol errors). */

@@ -33,6 +33,7 @@ final class CommandLoop {
         this.server = server;
         this.executor = executor;
         this.cron = new Cron(this);
+        server.blockingKeys().attach(this);
     }
 
     Cron cron() {
@@ -84,7 +85,7 @@ final class CommandLoop {
 
     /** Handles one decoded message: a command (byte[][]) or a protocol error. Loop thread only. */
     void handle(Client c, Object msg) {
-        if (c.closing()) {
+        if (c.closing() || server.blockingKeys().holdIfBlocked(c, msg)) {
             return;
         }
         if (msg instanceof byte[][]) {

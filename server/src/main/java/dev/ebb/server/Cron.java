@@ -66,6 +66,7 @@ final class Cron {
         closeIdleClients(nowMs);
         enforceOutputBufferLimits(nowMs);
         server.memoryGuard().cron();
+        server.blockingKeys().expireTimeouts(nowMs);
         rehash();
         server.expireCycle().beginSlow();
         continueExpiry();

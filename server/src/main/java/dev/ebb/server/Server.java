@@ -66,6 +66,7 @@ public final class Server {
     private Client current;
     private final KeyWatches watches;
     private final ClusterNode cluster;
+    private final BlockingKeys blockingKeys = new BlockingKeys(this);
     private long nowMs;
     private int executionDepth;
 
@@ -233,6 +234,8 @@ public final class Server {
         if (outermost) {
             stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
             pubsub.afterCommand(c);
+            // As Redis's handleClientsBlockedOnKeys: after the whole command (EXEC, a script).
+            blockingKeys.handleReadyKeys();
         }
         if (!monitors.isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
             monitors.feed(this, c, argv);
@@ -409,6 +412,12 @@ public final class Server {
 
     void unregister(Client c) {
         clients.remove(c.id());
+        blockingKeys.forget(c);
+    }
+
+    /** Clients blocked on keys (BLPOP …), and the signal write paths raise when a key may serve them. */
+    public BlockingKeys blockingKeys() {
+        return blockingKeys;
     }
 
     public long startMs() {

@@ -17,7 +17,10 @@ public final class Commands {
             LatencyCommands.specs(),
             TransactionCommands.specs(),
             ClusterCommands.specs(),
-            ZSetCommands.specs());
+            ZSetCommands.specs(),
+            HashCommands.specs(),
+            SetCommands.specs(),
+            ListCommands.specs());
 
     private Commands() {
     }

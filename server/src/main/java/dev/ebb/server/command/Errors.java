@@ -102,6 +102,17 @@ public final class Errors {
     public static final String OUT_OF_RANGE = "ERR value is out of range";
     public static final String COUNT_OUT_OF_RANGE =
             "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+    // Hashes, sets and lists (HashCommands, SetCommands, ListCommands, BlockingKeys).
+    public static final String HASH_VALUE_NOT_INTEGER = "ERR hash value is not an integer";
+    public static final String HASH_VALUE_NOT_FLOAT = "ERR hash value is not a float";
+    public static final String NAN_OR_INFINITY = "ERR value is NaN or Infinity";
+    public static final String NUMKEYS_TOO_LARGE = "ERR Number of keys can't be greater than number of args";
+    public static final String TIMEOUT_NOT_FLOAT = "ERR timeout is not a float or out of range";
+    public static final String TIMEOUT_OUT_OF_RANGE = "ERR timeout is out of range";
+    public static final String LPOS_RANK_ZERO = "ERR RANK can't be zero: use 1 to start from the first match, 2 from"
+            + " the second ... or use negative to start from the end of the list";
+    public static final String LPOS_COUNT_NEGATIVE = "ERR COUNT can't be negative";
+    public static final String LPOS_MAXLEN_NEGATIVE = "ERR MAXLEN can't be negative";
 
     private Errors() {
     }

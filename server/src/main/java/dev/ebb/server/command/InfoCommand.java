@@ -43,8 +43,7 @@ import java.util.Set;
  *       summed thread times where there is no /proc); the {@code _main_thread} fields are the
  *       command loop thread's own.</li>
  *   <li><b>replication</b>: always a master without replicas; {@code master_replid} is the run id.</li>
- *   <li>{@code blocked_clients} is 0: no Ebb command blocks yet; whoever adds blocking must
- *       report it here.</li>
+ *   <li>{@code blocked_clients} counts clients in BLPOP and friends.</li>
  *   <li>No {@code commandstats}, {@code errorstats} or {@code latencystats}: Ebb keeps no
  *       per-command or per-error statistics.</li>
  * </ul>
@@ -155,7 +154,7 @@ public final class InfoCommand {
         field(out, "connected_clients", s.clients().size());
         field(out, "cluster_connections", 0);
         field(out, "maxclients", s.config().maxclients());
-        field(out, "blocked_clients", 0);
+        field(out, "blocked_clients", s.blockingKeys().blockedClients());
         field(out, "tracking_clients", 0);
     }
 

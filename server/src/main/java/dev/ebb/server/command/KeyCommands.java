@@ -235,6 +235,7 @@ public final class KeyCommands {
             db.delete(to);
         }
         db.add(to, value, now);
+        c.server().blockingKeys().signalKeyAsReady(db, to);
         if (expireAt != Database.NO_EXPIRE) {
             db.setExpire(to, expireAt);
         }
@@ -293,6 +294,7 @@ public final class KeyCommands {
             dst.delete(newKey);
         }
         dst.add(newKey, Types.copy(value), now);
+        c.server().blockingKeys().signalKeyAsReady(dst, newKey);
         if (expireAt != Database.NO_EXPIRE) {
             dst.setExpire(newKey, expireAt);
         }
@@ -328,6 +330,7 @@ public final class KeyCommands {
             return;
         }
         dst.add(key, value, now);
+        c.server().blockingKeys().signalKeyAsReady(dst, key);
         if (expireAt != Database.NO_EXPIRE) {
             dst.setExpire(key, expireAt);
         }

@@ -1,6 +1,9 @@
 package dev.ebb.server.command;
 
 import dev.ebb.storage.zset.SortedSet;
+import dev.ebb.storage.types.HashValue;
+import dev.ebb.storage.types.ListValue;
+import dev.ebb.storage.types.SetValue;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -47,7 +50,14 @@ final class Types {
     /** Every value class the keyspace holds; add a row when a new one arrives. */
     private static final List<Kind> KINDS = List.of(STRING_KIND,
             new Kind(SortedSet.class, ZSET, value -> ((SortedSet) value).encoding(),
-                    value -> ((SortedSet) value).copy()));
+                    value -> ((SortedSet) value).copy()),
+            new Kind(HashValue.class, HASH,
+                    value -> ((HashValue) value).isCompact() ? "listpack" : "hashtable",
+                    value -> ((HashValue) value).copy()),
+            new Kind(SetValue.class, SET, value -> ((SetValue) value).encodingName(),
+                    value -> ((SetValue) value).copy()),
+            new Kind(ListValue.class, LIST, value -> ((ListValue) value).encodingName(),
+                    value -> ((ListValue) value).copy()));
 
     private Types() {
     }

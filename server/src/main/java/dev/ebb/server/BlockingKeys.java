@@ -1,0 +1,274 @@
+package dev.ebb.server;
+
+import dev.ebb.storage.Database;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Clients blocked on keys (BLPOP, BRPOP, BLMOVE, BLMPOP; later BZPOPMIN and friends), Redis's
+ * blocking machinery in one generic piece.
+ *
+ * <p><b>Idea.</b> A blocking command that finds nothing to serve calls {@link #block}: the client
+ * joins the tail of a FIFO per (database, key) for each of its keys, with a {@link Retry} that
+ * re-runs the command's serving step, a {@link TimeoutReply}, and a deadline. Any write path that
+ * may have made a key servable calls {@link #signalKeyAsReady}; that only records the key. After
+ * the command that raised the signal has completed, {@link Server#call} runs
+ * {@link #handleReadyKeys()}: for each ready key, the waiters are retried in FIFO order (the
+ * longest waiting first) until one declines (the key cannot serve more). A served client is
+ * removed from every queue, its reply is flushed, and the commands it sent while blocked run.
+ * Serving may push to another key (BLMOVE), which makes that key ready in turn; the loop runs
+ * until no key is ready. This is Redis's handleClientsBlockedOnKeys with 7.2's re-execution.
+ *
+ * <p>While blocked a client's further input is held ({@link #holdIfBlocked}) and replayed in order
+ * once it is unblocked, as Redis leaves it in the query buffer. A client that disconnects is
+ * forgotten ({@link #forget}) with no reply and no trace. Deadlines (server clock, so a manual
+ * clock drives them in tests) are kept sorted; {@link #expireTimeouts} runs from the cron and from
+ * a one-shot timer set for the earliest deadline.
+ *
+ * <p><b>Costs.</b> {@link #signalKeyAsReady} is O(1) and allocation-free when nobody is blocked
+ * (the common case); otherwise one hash look-up. {@link #block} is O(keys + log blocked);
+ * unblocking is O(keys * waiters on those keys) for the queue removal; a timeout sweep is
+ * O(expired * log blocked).
+ *
+ * <p><b>Threading.</b> Command loop thread only, like the rest of {@link Server}.
+ */
+public final class BlockingKeys {
+    /**
+     * Re-runs a blocked command's serving step for its client (the client's database is selected).
+     * Returns true if it replied (served, or an error such as WRONGTYPE): the client is then
+     * unblocked. Returns false, without replying, if there is still nothing to serve.
+     */
+    @FunctionalInterface
+    public interface Retry {
+        boolean retry(Client c);
+    }
+
+    /** Writes the reply of a blocked command whose timeout passed (a null array for the list pops). */
+    @FunctionalInterface
+    public interface TimeoutReply {
+        void reply(Client c);
+    }
+
+    /** One blocked client: its keys, what to do when one is ready or time runs out, input held meanwhile. */
+    private static final class Waiter {
+        final Client client;
+        final List<WaitKey> keys;
+        final long deadlineMs;
+        final long sequence;
+        final Retry retry;
+        final TimeoutReply onTimeout;
+        final List<Object> heldInput = new ArrayList<>();
+
+        Waiter(Client client, List<WaitKey> keys, long deadlineMs, long sequence, Retry retry,
+                TimeoutReply onTimeout) {
+            this.client = client;
+            this.keys = keys;
+            this.deadlineMs = deadlineMs;
+            this.sequence = sequence;
+            this.retry = retry;
+            this.onTimeout = onTimeout;
+        }
+    }
+
+    /** A key in a database; bytes compared by content. */
+    private record WaitKey(int db, ByteBuffer key) {
+    }
+
+    private final Server server;
+    private final Map<WaitKey, ArrayDeque<Waiter>> queues = new HashMap<>();
+    private final Map<Client, Waiter> blocked = new HashMap<>();
+    private final TreeSet<Waiter> deadlines = new TreeSet<>(
+            Comparator.comparingLong((Waiter w) -> w.deadlineMs).thenComparingLong(w -> w.sequence));
+    private final LinkedHashSet<WaitKey> ready = new LinkedHashSet<>();
+    private final Runnable timerTask = this::timerFired;
+    private CommandLoop loop;
+    private long nextSequence;
+    private long timerDeadlineMs = Long.MAX_VALUE;
+    private boolean handling;
+
+    BlockingKeys(Server server) {
+        this.server = server;
+    }
+
+    /** Connects the loop that flushes replies, replays held input and runs deadline timers. */
+    void attach(CommandLoop commandLoop) {
+        this.loop = commandLoop;
+    }
+
+    /**
+     * Blocks {@code c} on {@code keys} of its current database (duplicates are ignored) until a
+     * {@link Retry} succeeds, the deadline passes ({@code deadlineMs} in server-clock ms, 0 for
+     * never), or the client disconnects. The caller has not replied.
+     *
+     * @throws IllegalStateException if the client is already blocked
+     */
+    public void block(Client c, byte[][] keys, long deadlineMs, Retry retry, TimeoutReply onTimeout) {
+        if (blocked.containsKey(c)) {
+            throw new IllegalStateException("client is already blocked: id=" + c.id());
+        }
+        int db = c.db().id();
+        LinkedHashSet<WaitKey> unique = new LinkedHashSet<>();
+        for (byte[] key : keys) {
+            unique.add(new WaitKey(db, ByteBuffer.wrap(key)));
+        }
+        Waiter w = new Waiter(c, List.copyOf(unique), deadlineMs, nextSequence++, retry, onTimeout);
+        for (WaitKey k : w.keys) {
+            queues.computeIfAbsent(k, ignored -> new ArrayDeque<>()).addLast(w);
+        }
+        blocked.put(c, w);
+        if (deadlineMs != 0) {
+            deadlines.add(w);
+            armTimer(deadlineMs);
+        }
+    }
+
+    /**
+     * Records that {@code key} may now serve blocked clients (a push created or grew a list …).
+     * Cheap when nobody waits on it; the clients are served after the current command.
+     */
+    public void signalKeyAsReady(Database db, byte[] key) {
+        if (queues.isEmpty()) {
+            return;
+        }
+        WaitKey k = new WaitKey(db.id(), ByteBuffer.wrap(key));
+        if (queues.containsKey(k)) {
+            ready.add(k);
+        }
+    }
+
+    /** Whether {@code c} is blocked. */
+    public boolean isBlocked(Client c) {
+        return blocked.containsKey(c);
+    }
+
+    /** INFO clients {@code blocked_clients}. */
+    public int blockedClients() {
+        return blocked.size();
+    }
+
+    /** Holds {@code msg} for later if {@code c} is blocked; returns whether it did. */
+    boolean holdIfBlocked(Client c, Object msg) {
+        Waiter w = blocked.get(c);
+        if (w == null) {
+            return false;
+        }
+        w.heldInput.add(msg);
+        return true;
+    }
+
+    /** Drops a disconnected client from every queue, without replying. */
+    void forget(Client c) {
+        Waiter w = blocked.get(c);
+        if (w != null) {
+            remove(w);
+        }
+    }
+
+    /**
+     * Serves the clients blocked on keys made ready since the last call, FIFO per key; runs until
+     * no key is ready. Re-entrant calls (from commands replayed here) return at once; the outer
+     * call picks up what they made ready.
+     */
+    void handleReadyKeys() {
+        if (handling || ready.isEmpty()) {
+            return;
+        }
+        handling = true;
+        try {
+            while (!ready.isEmpty()) {
+                Iterator<WaitKey> it = ready.iterator();
+                WaitKey key = it.next();
+                it.remove();
+                serveKey(key);
+            }
+        } finally {
+            handling = false;
+        }
+    }
+
+    private void serveKey(WaitKey key) {
+        ArrayDeque<Waiter> queue = queues.get(key);
+        // Bounded by the waiters present now: a client served here that blocks again on the same key
+        // joins the tail and waits for the next signal, as in Redis.
+        int turns = queue == null ? 0 : queue.size();
+        for (int i = 0; i < turns; i++) {
+            queue = queues.get(key);
+            if (queue == null || queue.isEmpty()) {
+                return;
+            }
+            Waiter w = queue.peekFirst();
+            if (!w.retry.retry(w.client)) {
+                return;
+            }
+            remove(w);
+            resume(w);
+        }
+    }
+
+    /** Answers every blocked client whose deadline is at or before {@code nowMs}. */
+    void expireTimeouts(long nowMs) {
+        while (!deadlines.isEmpty() && deadlines.first().deadlineMs <= nowMs) {
+            Waiter w = deadlines.first();
+            remove(w);
+            w.onTimeout.reply(w.client);
+            resume(w);
+        }
+        if (!deadlines.isEmpty()) {
+            armTimer(deadlines.first().deadlineMs);
+        }
+    }
+
+    private void remove(Waiter w) {
+        blocked.remove(w.client);
+        deadlines.remove(w);
+        for (WaitKey k : w.keys) {
+            ArrayDeque<Waiter> queue = queues.get(k);
+            if (queue != null) {
+                queue.remove(w);
+                if (queue.isEmpty()) {
+                    queues.remove(k);
+                    ready.remove(k);
+                }
+            }
+        }
+    }
+
+    /** After unblocking: flush the reply, then run the input held meanwhile (which may block again). */
+    private void resume(Waiter w) {
+        if (loop == null) {
+            return;
+        }
+        Client c = w.client;
+        for (int i = 0; i < w.heldInput.size(); i++) {
+            Object msg = w.heldInput.get(i);
+            if (!holdIfBlocked(c, msg)) {
+                loop.handle(c, msg);
+            }
+        }
+        loop.flush(c);
+    }
+
+    /** Sets a one-shot timer for {@code deadlineMs} unless one at or before it is pending. */
+    private void armTimer(long deadlineMs) {
+        if (loop == null || deadlineMs >= timerDeadlineMs) {
+            return;
+        }
+        timerDeadlineMs = deadlineMs;
+        long delayMs = Math.max(0, deadlineMs - server.nowMs());
+        loop.executor().schedule(timerTask, delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void timerFired() {
+        timerDeadlineMs = Long.MAX_VALUE;
+        expireTimeouts(server.tick());
+    }
+}

@@ -1,6 +1,5 @@
 package dev.ebb.storage;
 
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -473,7 +472,7 @@ abstract class OpenTable {
         int mask = slots(live) - 1;
         int slot = (int) hash & mask;
         for (Object stored; (stored = live[slot << shift]) != null; slot = (slot + 1) & mask) {
-            if (Arrays.equals((byte[]) stored, key)) {
+            if (KeyBytes.equal((byte[]) stored, key)) {
                 return slot;
             }
         }
@@ -705,7 +704,7 @@ abstract class OpenTable {
             if (stored == null) {
                 return -1;
             }
-            if (stored != TOMBSTONE && Arrays.equals((byte[]) stored, key)) {
+            if (stored != TOMBSTONE && KeyBytes.equal((byte[]) stored, key)) {
                 return slot;
             }
         }

@@ -1,6 +1,7 @@
 package dev.ebb.storage;
 
 import java.util.Objects;
+import java.util.function.IntFunction;
 
 /**
  * The key half of {@link Dict} and {@link LongDict}: an open-addressing hash table of {@code byte[]} keys with
@@ -33,7 +34,9 @@ import java.util.Objects;
  *   <li>Start: the current table becomes the <em>old</em> table and a new empty one (twice as large when
  *       growing; the smallest power of two at least {@link #MIN_CAPACITY} that holds the keys at load 3/8
  *       or less when shrinking) becomes the <em>live</em> table. Allocating the new, zeroed arrays is the
- *       only step whose cost grows with the table.</li>
+ *       only step whose cost grows with the table, so a table of {@link NextTable#AHEAD_MIN_CAPACITY} slots or
+ *       more has them allocated ahead on a background thread: a grow's when the table passes 15/16 of its
+ *       maximum fill, a shrink's when it falls under 1/8 full (see {@link NextTable}).</li>
  *   <li>The old table only drains. Inserts always go to the live table; look-ups try the live table and then
  *       the old one; a key is never in both. A slot of the old table whose key has been migrated or removed
  *       holds the {@link #TOMBSTONE} sentinel rather than {@code null}, so the probe chains of the old table
@@ -121,6 +124,10 @@ abstract class OpenTable {
     private static final long REFERENCE_BYTES = 4;
 
     private final SipHash hasher;
+    /** The arrays of the next resize, allocated ahead for large tables. */
+    private final NextTable next = new NextTable();
+    /** {@link #newColumns} as a function, made once so that requesting ahead allocates nothing here. */
+    private final IntFunction<Object> columnAllocator = this::newColumns;
     /** log2 of the references per slot: 0 for a key only, 1 for a key and one value. */
     private final int rowShift;
     private long randomState;
@@ -367,7 +374,7 @@ abstract class OpenTable {
 
     /**
      * Estimated heap bytes of the slot arrays of both tables (the rows and the subclass's primitive
-     * columns), assuming 16-byte array headers, 4-byte compressed references and 8-byte alignment. Does not
+     * columns) and of the next table's if they are held ready (see {@link NextTable}), assuming 16-byte array headers, 4-byte compressed references and 8-byte alignment. Does not
      * count the keys and values themselves. O(1).
      *
      * @return the estimate in bytes
@@ -377,12 +384,21 @@ abstract class OpenTable {
         if (oldRows != null) {
             bytes += arrayBytes(oldRows.length, REFERENCE_BYTES);
         }
+        final int ready = next.readyCapacity();
+        if (ready > 0) {
+            bytes += arrayBytes(ready << rowShift, REFERENCE_BYTES) + columnArrayBytes(ready);
+        }
         return bytes + columnBytes();
     }
 
     /** Removes every key and returns to {@link #MIN_CAPACITY} slots, dropping any resize in progress. O(1). */
     public final void clear() {
         reset(MIN_CAPACITY);
+    }
+
+    /** Capacity of the next table's arrays held ready (0 if none); exposed for tests of the memory figure. */
+    final int readyAheadCapacity() {
+        return next.readyCapacity();
     }
 
     /** Keys in the live table; exposed for tests of the resize invariants. */
@@ -488,6 +504,9 @@ abstract class OpenTable {
             startResize((mask + 1) << 1);
             live = rows;
             slot = freeSlot(live, hash);
+        } else if (size >= aheadFill(mask + 1) && mask + 1 >= NextTable.AHEAD_MIN_CAPACITY
+                && mask + 1 < MAX_CAPACITY) {
+            next.request((mask + 1) << 1, shift, columnAllocator);
         }
         live[slot << shift] = key;
         size++;
@@ -589,8 +608,17 @@ abstract class OpenTable {
 
     private void shrinkIfSparse() {
         final int capacity = slots(rows);
-        if (capacity > MIN_CAPACITY && (long) size * 10 < capacity) {
+        if (capacity <= MIN_CAPACITY || (long) size * 8 >= capacity) {
+            return;
+        }
+        if ((long) size * 10 < capacity) {
             startResize(shrinkCapacity(size));
+            return;
+        }
+        // Under 1/8 full: the shrink comes at 1/10, to the capacity that size will want.
+        final int target = shrinkCapacity((capacity - 1) / 10);
+        if (target >= NextTable.AHEAD_MIN_CAPACITY) {
+            next.request(target, rowShift, columnAllocator);
         }
     }
 
@@ -600,9 +628,10 @@ abstract class OpenTable {
             return;
         }
         final int oldCapacity = slots(rows);
+        final NextTable.Prepared ready = next.take(newCapacity);
         oldRows = rows;
-        rows = new Object[newCapacity << rowShift];
-        beginColumnResize(newCapacity);
+        rows = ready != null ? ready.rows : new Object[newCapacity << rowShift];
+        beginColumnResize(ready != null ? ready.columns : newColumns(newCapacity));
         oldCount = size;
         rehashIndex = 0;
         final int headroom = maxFill(newCapacity) - size;
@@ -620,6 +649,7 @@ abstract class OpenTable {
     }
 
     private void reset(final int capacity) {
+        next.drop();
         rows = new Object[capacity << rowShift];
         oldRows = null;
         size = 0;
@@ -726,6 +756,12 @@ abstract class OpenTable {
         return capacity - (capacity >>> 2);
     }
 
+    /** The fill at which a large table asks for its grown arrays ahead: 15/16 of {@link #maxFill}. */
+    static int aheadFill(final int capacity) {
+        final int max = maxFill(capacity);
+        return max - (max >>> 4);
+    }
+
     /** The smallest power of two, at least {@link #MIN_CAPACITY}, holding {@code size} keys at load 3/8 or less. */
     static int shrinkCapacity(final int size) {
         final long wanted = ((long) size * 8 + 2) / 3;
@@ -759,8 +795,14 @@ abstract class OpenTable {
 
     // Hooks for the subclass's primitive columns, arrays that mirror the slots one element per slot.
 
-    /** A resize starts: the live columns become the old ones and new zeroed ones of {@code capacity} are made. */
-    abstract void beginColumnResize(int capacity);
+    /**
+     * New zeroed columns for a table of {@code capacity} slots. Runs on the background allocation thread as
+     * well as the table's: it must only allocate, touching no state.
+     */
+    abstract Object newColumns(int capacity);
+
+    /** A resize starts: the live columns become the old ones and {@code columns}, from {@link #newColumns}, live. */
+    abstract void beginColumnResize(Object columns);
 
     /** The resize is over: drop the old columns. */
     abstract void endColumnResize();
@@ -779,6 +821,9 @@ abstract class OpenTable {
 
     /** Heap bytes of the columns of both tables, see {@link #arrayBytes}. */
     abstract long columnBytes();
+
+    /** Heap bytes of the columns of a table of {@code capacity} slots, see {@link #arrayBytes}. */
+    abstract long columnArrayBytes(int capacity);
 
     /** Receives slot handles from {@link #forEachHandle} and {@link #scanHandles}. */
     @FunctionalInterface

@@ -89,11 +89,23 @@ public final class DictResizePause {
             SLOW_NANOS / 1e6, slowPuts, longestOwnWork / 1e6);
         System.out.printf("longest put in thread CPU time: %.3f ms (%.3f ms among puts no GC ran during)%n",
             longestCpu / 1e6, longestCpuOutsideGc / 1e6);
+        System.out.println("puts that started a resize:");
+        for (int i = 0; i < count; i++) {
+            if (startedResize[i]) {
+                printPuts(new int[] {i}, nanos, cpuNanos, startedResize, duringGc);
+            }
+        }
         System.out.println("slowest puts:");
-        for (final int i : slowest(nanos, SLOWEST_SHOWN)) {
+        printPuts(slowest(nanos, SLOWEST_SHOWN), nanos, cpuNanos, startedResize, duringGc);
+        System.out.println("puts with the most thread CPU time:");
+        printPuts(slowest(cpuNanos, SLOWEST_SHOWN), nanos, cpuNanos, startedResize, duringGc);
+    }
+
+    private static void printPuts(final int[] which, final long[] nanos, final long[] cpuNanos,
+                                  final boolean[] startedResize, final boolean[] duringGc) {
+        for (final int i : which) {
             System.out.printf("  put #%,d: %.3f ms (CPU %.3f ms)%s%s%n", i, nanos[i] / 1e6, cpuNanos[i] / 1e6,
-                startedResize[i] ? ", started a resize" : "",
-                duringGc[i] ? ", a GC ran during it" : "");
+                startedResize[i] ? ", started a resize" : "", duringGc[i] ? ", a GC ran during it" : "");
         }
     }
 

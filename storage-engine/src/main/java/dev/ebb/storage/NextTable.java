@@ -1,8 +1,11 @@
 package dev.ebb.storage;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
@@ -46,8 +49,23 @@ final class NextTable {
         }
     }
 
+    /**
+     * The one background thread, shared by all tables. Started when the first table is created, so that
+     * neither the thread's start nor the loading of these classes falls on the write that first asks.
+     */
+    private static final ThreadPoolExecutor ALLOCATOR = new ThreadPoolExecutor(1, 1, 0, TimeUnit.NANOSECONDS,
+        new LinkedBlockingQueue<>(), task -> {
+            final Thread thread = new Thread(task, "ebb-table-allocator");
+            thread.setDaemon(true);
+            return thread;
+        });
+
+    static {
+        ALLOCATOR.prestartAllCoreThreads();
+    }
+
     private int capacity;
-    private CompletableFuture<Prepared> pending;
+    private FutureTask<Prepared> pending;
 
     /**
      * Starts allocating the arrays of a table of {@code capacity} slots in the background, unless they are
@@ -62,8 +80,8 @@ final class NextTable {
             return;
         }
         this.capacity = capacity;
-        pending = CompletableFuture.supplyAsync(
-            () -> new Prepared(new Object[capacity << rowShift], columns.apply(capacity)), Allocator.THREAD);
+        pending = new FutureTask<>(new Allocation(capacity, rowShift, columns));
+        ALLOCATOR.execute(pending);
     }
 
     /**
@@ -74,11 +92,10 @@ final class NextTable {
      * @return the zeroed arrays, or {@code null} if the caller must allocate them itself
      */
     Prepared take(final int capacity) {
-        final CompletableFuture<Prepared> request = pending;
-        final boolean usable = request != null && this.capacity == capacity && request.isDone()
-            && !request.isCompletedExceptionally();
+        final int requested = this.capacity;
+        final FutureTask<Prepared> request = pending;
         drop();
-        return usable ? request.join() : null;
+        return requested == capacity ? readyResult(request) : null;
     }
 
     /** Forgets any request; arrays still being allocated are left to the garbage collector. O(1). */
@@ -93,16 +110,40 @@ final class NextTable {
      * @return their capacity in slots, or 0 if none are ready
      */
     int readyCapacity() {
-        final CompletableFuture<Prepared> request = pending;
-        return request != null && request.isDone() && !request.isCompletedExceptionally() ? capacity : 0;
+        return readyResult(pending) != null ? capacity : 0;
     }
 
-    /** The one background thread, started on first use. */
-    private static final class Allocator {
-        static final Executor THREAD = Executors.newSingleThreadExecutor(task -> {
-            final Thread thread = new Thread(task, "ebb-table-allocator");
-            thread.setDaemon(true);
-            return thread;
-        });
+    /** The arrays of a finished allocation, or {@code null} if there is none, it is running, or it failed. */
+    private static Prepared readyResult(final FutureTask<Prepared> request) {
+        if (request == null || !request.isDone()) {
+            return null;
+        }
+        try {
+            return request.get();
+        } catch (final ExecutionException failed) {
+            // A failed allocation (out of memory) is retried inline by the resize, which reports a real shortage.
+            return null;
+        } catch (final InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Allocates one table's arrays; runs on the background thread. */
+    private static final class Allocation implements Callable<Prepared> {
+        private final int capacity;
+        private final int rowShift;
+        private final IntFunction<Object> columns;
+
+        Allocation(final int capacity, final int rowShift, final IntFunction<Object> columns) {
+            this.capacity = capacity;
+            this.rowShift = rowShift;
+            this.columns = columns;
+        }
+
+        @Override
+        public Prepared call() {
+            return new Prepared(new Object[capacity << rowShift], columns.apply(capacity));
+        }
     }
 }

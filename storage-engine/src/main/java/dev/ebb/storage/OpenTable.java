@@ -130,7 +130,7 @@ abstract class OpenTable {
     private final IntFunction<Object> columnAllocator = this::newColumns;
     /** log2 of the references per slot: 0 for a key only, 1 for a key and one value. */
     private final int rowShift;
-    private long randomState;
+    private final SlotRandom random;
 
     /** The live table's rows: inserts go here. */
     private Object[] rows;
@@ -155,7 +155,7 @@ abstract class OpenTable {
     OpenTable(final long seed, final int rowShift) {
         this.hasher = new SipHash(seed);
         this.rowShift = rowShift;
-        this.randomState = SipHash.splitMix64(~seed);
+        this.random = new SlotRandom(seed);
         this.rows = new Object[MIN_CAPACITY << rowShift];
     }
 
@@ -243,7 +243,7 @@ abstract class OpenTable {
             return -1;
         }
         final Object[] old = oldRows;
-        if (old != null && nextInt(size) < oldCount) {
+        if (old != null && random.nextInt(size) < oldCount) {
             return randomSlot(old, rehashIndex, slots(old) - rehashIndex) | OLD_TABLE_HANDLE;
         }
         return randomSlot(rows, 0, slots(rows));
@@ -268,33 +268,7 @@ abstract class OpenTable {
         if (count == 0 || size == 0) {
             return 0;
         }
-        final int wanted = Math.min(count, size);
-        final int oldSpan = oldSpan();
-        final int ringLength = oldSpan + slots(rows);
-        final long steps = (long) count * SAMPLE_STEPS_PER_KEY;
-        int position = randomRingPosition(oldSpan);
-        int emptyRun = 0;
-        boolean jumped = false;
-        int found = 0;
-        for (long step = 0; step < steps && found < wanted; step++) {
-            final byte[] key = ringKey(position, oldSpan);
-            if (key == null) {
-                if (++emptyRun == SAMPLE_EMPTY_RUN) {
-                    emptyRun = 0;
-                    jumped = true;
-                    position = randomRingPosition(oldSpan);
-                    continue;
-                }
-            } else {
-                emptyRun = 0;
-                // Before the first jump or lap the walk has seen each slot once, so keys cannot repeat.
-                if (!jumped && step < ringLength || !containsInstance(out, found, key)) {
-                    out[found++] = key;
-                }
-            }
-            position = position + 1 == ringLength ? 0 : position + 1;
-        }
-        return found;
+        return RunSampler.sample(rows, oldRows, rehashIndex, rowShift, size, oldCount, random, out, count);
     }
 
     /**
@@ -663,30 +637,6 @@ abstract class OpenTable {
         return table.length >>> rowShift;
     }
 
-    /** Old slots that may still hold keys, the first part of the sampling ring; 0 when not rehashing. */
-    private int oldSpan() {
-        return oldRows == null ? 0 : slots(oldRows) - rehashIndex;
-    }
-
-    /**
-     * A random start on the ring {@code old[rehashIndex..) ++ live[0..)}: in the old part with probability
-     * {@code oldCount / size}, uniform within the part chosen.
-     */
-    private int randomRingPosition(final int oldSpan) {
-        if (oldSpan > 0 && nextInt(size) < oldCount) {
-            return nextInt(oldSpan);
-        }
-        return oldSpan + ((int) nextRandom() & (slots(rows) - 1));
-    }
-
-    /** The key at a ring position, or {@code null} for an empty or tombstone slot. */
-    private byte[] ringKey(final int position, final int oldSpan) {
-        final Object key = position < oldSpan
-            ? oldRows[(rehashIndex + position) << rowShift]
-            : rows[(position - oldSpan) << rowShift];
-        return key == TOMBSTONE ? null : (byte[]) key;
-    }
-
     /**
      * A random occupied slot of {@code table[from, from + span)}, which holds at least one key: walks at most
      * {@link #RANDOM_WALK_SLOTS} slots (wrapping within the span) from each random start.
@@ -694,7 +644,7 @@ abstract class OpenTable {
     private int randomSlot(final Object[] table, final int from, final int span) {
         final int end = from + span;
         while (true) {
-            int slot = from + nextInt(span);
+            int slot = from + random.nextInt(span);
             for (int walked = 0; walked < RANDOM_WALK_SLOTS; walked++) {
                 final Object key = table[slot << rowShift];
                 if (key != null && key != TOMBSTONE) {
@@ -703,26 +653,6 @@ abstract class OpenTable {
                 slot = slot + 1 == end ? from : slot + 1;
             }
         }
-    }
-
-    private static boolean containsInstance(final byte[][] keys, final int length, final byte[] key) {
-        for (int i = 0; i < length; i++) {
-            if (keys[i] == key) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** SplitMix64 sequence. */
-    private long nextRandom() {
-        randomState += SipHash.GOLDEN_GAMMA;
-        return SipHash.splitMix64(randomState);
-    }
-
-    /** Uniform enough in [0, bound) for sampling: the high 32 random bits scaled by {@code bound}. */
-    private int nextInt(final int bound) {
-        return (int) (((nextRandom() >>> 32) * bound) >>> 32);
     }
 
     /** The slot of {@code key} in {@code table} (skipping tombstones), or -1. */

@@ -35,8 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * keys where {@code Arrays.hashCode} runs a short multiply-add loop): the {@code ...Chained} variants make each look-up wait for the
  * previous one, as the work between two commands of a server does, and so measure latency.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar Dict -f 1 -wi 2 -i 3 -w 1s -r 1s
- * -jvmArgs "-Xms6g -Xmx6g"}.
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar DictBenchmark -f 1 -wi 2 -i 3 -w 1s -r 1s
+ * -prof dev.ebb.bench.CpuTimeProfiler}; on a shared machine compare the {@code cpu.worker} figures, which
+ * leave out the time the benchmark thread waited for a core (see {@link CpuTimeProfiler}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -3,6 +3,7 @@ package dev.ebb.bench;
 import dev.ebb.storage.Dict;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -11,9 +12,12 @@ import java.util.Arrays;
  * (keys {@code "key:" + n}, one shared 32-byte value), timed with {@code System.nanoTime()} around each put.
  *
  * <p>Prints the longest put, the 99.9th and 99.99th percentiles, and the slowest puts with what they did:
- * whether the put started a resize (it allocates the new, zeroed slot arrays: the one step whose cost grows
- * with the table) and whether the JVM's collection count moved during it, so a GC pause can be told from the
- * dict's own work. Keys are built before timing so that only the put is measured.
+ * whether the put started a resize (which allocates the new, zeroed slot arrays, the one step whose cost
+ * grows with the table, unless they were allocated ahead in the background) and whether the JVM's collection count moved during it, so a GC pause can be told from the
+ * dict's own work. Keys are built before timing so that only the put is measured. Each put's CPU time on
+ * the calling thread is read too (one {@code getCurrentThreadCpuTime} before and after, about a microsecond
+ * each, outside the wall-clock figure): on a shared machine a put whose wall time is long but whose CPU time is
+ * short was descheduled, not working. Page faults on fresh heap count as the thread's CPU time.
  *
  * <p>Run: {@code java -Xms6g -Xmx6g -cp benchmarks/target/benchmarks.jar dev.ebb.bench.DictResizePause [keys]}.
  */
@@ -33,19 +37,25 @@ public final class DictResizePause {
         }
         final byte[] value = new byte[32];
         final long[] nanos = new long[count];
+        final long[] cpuNanos = new long[count];
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final boolean[] startedResize = new boolean[count];
         final boolean[] duringGc = new boolean[count];
         final GarbageCollectorMXBean[] collectors =
             ManagementFactory.getGarbageCollectorMXBeans().toArray(new GarbageCollectorMXBean[0]);
         final Dict<byte[]> dict = new Dict<>(7);
+        System.out.printf("JVM %s, collectors %s, arguments %s%n", Runtime.version(), collectorNames(collectors),
+            ManagementFactory.getRuntimeMXBean().getInputArguments());
 
         for (int i = 0; i < count; i++) {
             final boolean wasRehashing = dict.isRehashing();
             final int capacityBefore = dict.capacity();
             final long collectionsBefore = collections(collectors);
+            final long cpuStart = threads.getCurrentThreadCpuTime();
             final long start = System.nanoTime();
             dict.put(keys[i], value);
             final long elapsed = System.nanoTime() - start;
+            cpuNanos[i] = threads.getCurrentThreadCpuTime() - cpuStart;
             nanos[i] = elapsed;
             startedResize[i] = !wasRehashing && dict.capacity() != capacityBefore;
             duringGc[i] = elapsed > SLOW_NANOS && collections(collectors) != collectionsBefore;
@@ -60,10 +70,16 @@ public final class DictResizePause {
             percentile(sorted, 0.9999) / 1e3, sorted[count - 1] / 1e6);
 
         long longestOwnWork = 0;
+        long longestCpu = 0;
+        long longestCpuOutsideGc = 0;
         int slowPuts = 0;
         for (int i = 0; i < count; i++) {
             if (!startedResize[i] && !duringGc[i]) {
                 longestOwnWork = Math.max(longestOwnWork, nanos[i]);
+            }
+            longestCpu = Math.max(longestCpu, cpuNanos[i]);
+            if (!duringGc[i]) {
+                longestCpuOutsideGc = Math.max(longestCpuOutsideGc, cpuNanos[i]);
             }
             if (nanos[i] > SLOW_NANOS) {
                 slowPuts++;
@@ -71,11 +87,25 @@ public final class DictResizePause {
         }
         System.out.printf("puts over %.1f ms: %d; longest put that neither started a resize nor met a GC: %.3f ms%n",
             SLOW_NANOS / 1e6, slowPuts, longestOwnWork / 1e6);
+        System.out.printf("longest put in thread CPU time: %.3f ms (%.3f ms among puts no GC ran during)%n",
+            longestCpu / 1e6, longestCpuOutsideGc / 1e6);
+        System.out.println("puts that started a resize:");
+        for (int i = 0; i < count; i++) {
+            if (startedResize[i]) {
+                printPuts(new int[] {i}, nanos, cpuNanos, startedResize, duringGc);
+            }
+        }
         System.out.println("slowest puts:");
-        for (final int i : slowest(nanos, SLOWEST_SHOWN)) {
-            System.out.printf("  put #%,d: %.3f ms%s%s%n", i, nanos[i] / 1e6,
-                startedResize[i] ? ", started a resize (allocated the new arrays)" : "",
-                duringGc[i] ? ", a GC ran during it" : "");
+        printPuts(slowest(nanos, SLOWEST_SHOWN), nanos, cpuNanos, startedResize, duringGc);
+        System.out.println("puts with the most thread CPU time:");
+        printPuts(slowest(cpuNanos, SLOWEST_SHOWN), nanos, cpuNanos, startedResize, duringGc);
+    }
+
+    private static void printPuts(final int[] which, final long[] nanos, final long[] cpuNanos,
+                                  final boolean[] startedResize, final boolean[] duringGc) {
+        for (final int i : which) {
+            System.out.printf("  put #%,d: %.3f ms (CPU %.3f ms)%s%s%n", i, nanos[i] / 1e6, cpuNanos[i] / 1e6,
+                startedResize[i] ? ", started a resize" : "", duringGc[i] ? ", a GC ran during it" : "");
         }
     }
 
@@ -98,6 +128,14 @@ public final class DictResizePause {
 
     private static long percentile(final long[] sorted, final double fraction) {
         return sorted[(int) Math.min(sorted.length - 1, Math.round(fraction * sorted.length))];
+    }
+
+    private static String collectorNames(final GarbageCollectorMXBean[] collectors) {
+        final StringBuilder names = new StringBuilder();
+        for (final GarbageCollectorMXBean collector : collectors) {
+            names.append(names.length() == 0 ? "" : ", ").append(collector.getName());
+        }
+        return names.toString();
     }
 
     private static long collections(final GarbageCollectorMXBean[] collectors) {

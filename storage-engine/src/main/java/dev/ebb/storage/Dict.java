@@ -179,9 +179,14 @@ public final class Dict<V> extends OpenTable {
     }
 
     @Override
-    void beginColumnResize(final int capacity) {
+    Object newColumns(final int capacity) {
+        return new int[capacity];
+    }
+
+    @Override
+    void beginColumnResize(final Object columns) {
         oldMetas = metas;
-        metas = new int[capacity];
+        metas = (int[]) columns;
     }
 
     @Override
@@ -210,6 +215,11 @@ public final class Dict<V> extends OpenTable {
         if (!isOldHandle(handle)) {
             metas[handle] = 0;
         }
+    }
+
+    @Override
+    long columnArrayBytes(final int capacity) {
+        return arrayBytes(capacity, META_BYTES);
     }
 
     @Override

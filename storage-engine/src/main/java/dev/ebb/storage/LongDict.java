@@ -122,9 +122,14 @@ public final class LongDict extends OpenTable {
     }
 
     @Override
-    void beginColumnResize(final int capacity) {
+    Object newColumns(final int capacity) {
+        return new long[capacity];
+    }
+
+    @Override
+    void beginColumnResize(final Object columns) {
         oldValues = values;
-        values = new long[capacity];
+        values = (long[]) columns;
     }
 
     @Override
@@ -153,6 +158,11 @@ public final class LongDict extends OpenTable {
         if (!isOldHandle(handle)) {
             values[handle] = 0;
         }
+    }
+
+    @Override
+    long columnArrayBytes(final int capacity) {
+        return arrayBytes(capacity, LONG_BYTES);
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.ebb.storage;
 
-import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.IntFunction;
 
 /**
  * The key half of {@link Dict} and {@link LongDict}: an open-addressing hash table of {@code byte[]} keys with
@@ -34,7 +34,9 @@ import java.util.Objects;
  *   <li>Start: the current table becomes the <em>old</em> table and a new empty one (twice as large when
  *       growing; the smallest power of two at least {@link #MIN_CAPACITY} that holds the keys at load 3/8
  *       or less when shrinking) becomes the <em>live</em> table. Allocating the new, zeroed arrays is the
- *       only step whose cost grows with the table.</li>
+ *       only step whose cost grows with the table, so a table of {@link NextTable#AHEAD_MIN_CAPACITY} slots or
+ *       more has them allocated ahead on a background thread: a grow's when the table passes 15/16 of its
+ *       maximum fill, a shrink's when it falls under 1/8 full (see {@link NextTable}).</li>
  *   <li>The old table only drains. Inserts always go to the live table; look-ups try the live table and then
  *       the old one; a key is never in both. A slot of the old table whose key has been migrated or removed
  *       holds the {@link #TOMBSTONE} sentinel rather than {@code null}, so the probe chains of the old table
@@ -122,9 +124,13 @@ abstract class OpenTable {
     private static final long REFERENCE_BYTES = 4;
 
     private final SipHash hasher;
+    /** The arrays of the next resize, allocated ahead for large tables. */
+    private final NextTable next = new NextTable();
+    /** {@link #newColumns} as a function, made once so that requesting ahead allocates nothing here. */
+    private final IntFunction<Object> columnAllocator = this::newColumns;
     /** log2 of the references per slot: 0 for a key only, 1 for a key and one value. */
     private final int rowShift;
-    private long randomState;
+    private final SlotRandom random;
 
     /** The live table's rows: inserts go here. */
     private Object[] rows;
@@ -149,7 +155,7 @@ abstract class OpenTable {
     OpenTable(final long seed, final int rowShift) {
         this.hasher = new SipHash(seed);
         this.rowShift = rowShift;
-        this.randomState = SipHash.splitMix64(~seed);
+        this.random = new SlotRandom(seed);
         this.rows = new Object[MIN_CAPACITY << rowShift];
     }
 
@@ -237,7 +243,7 @@ abstract class OpenTable {
             return -1;
         }
         final Object[] old = oldRows;
-        if (old != null && nextInt(size) < oldCount) {
+        if (old != null && random.nextInt(size) < oldCount) {
             return randomSlot(old, rehashIndex, slots(old) - rehashIndex) | OLD_TABLE_HANDLE;
         }
         return randomSlot(rows, 0, slots(rows));
@@ -262,33 +268,7 @@ abstract class OpenTable {
         if (count == 0 || size == 0) {
             return 0;
         }
-        final int wanted = Math.min(count, size);
-        final int oldSpan = oldSpan();
-        final int ringLength = oldSpan + slots(rows);
-        final long steps = (long) count * SAMPLE_STEPS_PER_KEY;
-        int position = randomRingPosition(oldSpan);
-        int emptyRun = 0;
-        boolean jumped = false;
-        int found = 0;
-        for (long step = 0; step < steps && found < wanted; step++) {
-            final byte[] key = ringKey(position, oldSpan);
-            if (key == null) {
-                if (++emptyRun == SAMPLE_EMPTY_RUN) {
-                    emptyRun = 0;
-                    jumped = true;
-                    position = randomRingPosition(oldSpan);
-                    continue;
-                }
-            } else {
-                emptyRun = 0;
-                // Before the first jump or lap the walk has seen each slot once, so keys cannot repeat.
-                if (!jumped && step < ringLength || !containsInstance(out, found, key)) {
-                    out[found++] = key;
-                }
-            }
-            position = position + 1 == ringLength ? 0 : position + 1;
-        }
-        return found;
+        return RunSampler.sample(rows, oldRows, rehashIndex, rowShift, size, oldCount, random, out, count);
     }
 
     /**
@@ -368,7 +348,7 @@ abstract class OpenTable {
 
     /**
      * Estimated heap bytes of the slot arrays of both tables (the rows and the subclass's primitive
-     * columns), assuming 16-byte array headers, 4-byte compressed references and 8-byte alignment. Does not
+     * columns) and of the next table's if they are held ready (see {@link NextTable}), assuming 16-byte array headers, 4-byte compressed references and 8-byte alignment. Does not
      * count the keys and values themselves. O(1).
      *
      * @return the estimate in bytes
@@ -378,12 +358,21 @@ abstract class OpenTable {
         if (oldRows != null) {
             bytes += arrayBytes(oldRows.length, REFERENCE_BYTES);
         }
+        final int ready = next.readyCapacity();
+        if (ready > 0) {
+            bytes += arrayBytes(ready << rowShift, REFERENCE_BYTES) + columnArrayBytes(ready);
+        }
         return bytes + columnBytes();
     }
 
     /** Removes every key and returns to {@link #MIN_CAPACITY} slots, dropping any resize in progress. O(1). */
     public final void clear() {
         reset(MIN_CAPACITY);
+    }
+
+    /** Capacity of the next table's arrays held ready (0 if none); exposed for tests of the memory figure. */
+    final int readyAheadCapacity() {
+        return next.readyCapacity();
     }
 
     /** Keys in the live table; exposed for tests of the resize invariants. */
@@ -473,7 +462,7 @@ abstract class OpenTable {
         int mask = slots(live) - 1;
         int slot = (int) hash & mask;
         for (Object stored; (stored = live[slot << shift]) != null; slot = (slot + 1) & mask) {
-            if (Arrays.equals((byte[]) stored, key)) {
+            if (KeyBytes.equal((byte[]) stored, key)) {
                 return slot;
             }
         }
@@ -489,6 +478,9 @@ abstract class OpenTable {
             startResize((mask + 1) << 1);
             live = rows;
             slot = freeSlot(live, hash);
+        } else if (size >= aheadFill(mask + 1) && mask + 1 >= NextTable.AHEAD_MIN_CAPACITY
+                && mask + 1 < MAX_CAPACITY) {
+            next.request((mask + 1) << 1, shift, columnAllocator);
         }
         live[slot << shift] = key;
         size++;
@@ -590,8 +582,17 @@ abstract class OpenTable {
 
     private void shrinkIfSparse() {
         final int capacity = slots(rows);
-        if (capacity > MIN_CAPACITY && (long) size * 10 < capacity) {
+        if (capacity <= MIN_CAPACITY || (long) size * 8 >= capacity) {
+            return;
+        }
+        if ((long) size * 10 < capacity) {
             startResize(shrinkCapacity(size));
+            return;
+        }
+        // Under 1/8 full: the shrink comes at 1/10, to the capacity that size will want.
+        final int target = shrinkCapacity((capacity - 1) / 10);
+        if (target >= NextTable.AHEAD_MIN_CAPACITY) {
+            next.request(target, rowShift, columnAllocator);
         }
     }
 
@@ -601,9 +602,10 @@ abstract class OpenTable {
             return;
         }
         final int oldCapacity = slots(rows);
+        final NextTable.Prepared ready = next.take(newCapacity);
         oldRows = rows;
-        rows = new Object[newCapacity << rowShift];
-        beginColumnResize(newCapacity);
+        rows = ready != null ? ready.rows : new Object[newCapacity << rowShift];
+        beginColumnResize(ready != null ? ready.columns : newColumns(newCapacity));
         oldCount = size;
         rehashIndex = 0;
         final int headroom = maxFill(newCapacity) - size;
@@ -621,6 +623,7 @@ abstract class OpenTable {
     }
 
     private void reset(final int capacity) {
+        next.drop();
         rows = new Object[capacity << rowShift];
         oldRows = null;
         size = 0;
@@ -634,30 +637,6 @@ abstract class OpenTable {
         return table.length >>> rowShift;
     }
 
-    /** Old slots that may still hold keys, the first part of the sampling ring; 0 when not rehashing. */
-    private int oldSpan() {
-        return oldRows == null ? 0 : slots(oldRows) - rehashIndex;
-    }
-
-    /**
-     * A random start on the ring {@code old[rehashIndex..) ++ live[0..)}: in the old part with probability
-     * {@code oldCount / size}, uniform within the part chosen.
-     */
-    private int randomRingPosition(final int oldSpan) {
-        if (oldSpan > 0 && nextInt(size) < oldCount) {
-            return nextInt(oldSpan);
-        }
-        return oldSpan + ((int) nextRandom() & (slots(rows) - 1));
-    }
-
-    /** The key at a ring position, or {@code null} for an empty or tombstone slot. */
-    private byte[] ringKey(final int position, final int oldSpan) {
-        final Object key = position < oldSpan
-            ? oldRows[(rehashIndex + position) << rowShift]
-            : rows[(position - oldSpan) << rowShift];
-        return key == TOMBSTONE ? null : (byte[]) key;
-    }
-
     /**
      * A random occupied slot of {@code table[from, from + span)}, which holds at least one key: walks at most
      * {@link #RANDOM_WALK_SLOTS} slots (wrapping within the span) from each random start.
@@ -665,7 +644,7 @@ abstract class OpenTable {
     private int randomSlot(final Object[] table, final int from, final int span) {
         final int end = from + span;
         while (true) {
-            int slot = from + nextInt(span);
+            int slot = from + random.nextInt(span);
             for (int walked = 0; walked < RANDOM_WALK_SLOTS; walked++) {
                 final Object key = table[slot << rowShift];
                 if (key != null && key != TOMBSTONE) {
@@ -674,26 +653,6 @@ abstract class OpenTable {
                 slot = slot + 1 == end ? from : slot + 1;
             }
         }
-    }
-
-    private static boolean containsInstance(final byte[][] keys, final int length, final byte[] key) {
-        for (int i = 0; i < length; i++) {
-            if (keys[i] == key) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** SplitMix64 sequence. */
-    private long nextRandom() {
-        randomState += SipHash.GOLDEN_GAMMA;
-        return SipHash.splitMix64(randomState);
-    }
-
-    /** Uniform enough in [0, bound) for sampling: the high 32 random bits scaled by {@code bound}. */
-    private int nextInt(final int bound) {
-        return (int) (((nextRandom() >>> 32) * bound) >>> 32);
     }
 
     /** The slot of {@code key} in {@code table} (skipping tombstones), or -1. */
@@ -705,7 +664,7 @@ abstract class OpenTable {
             if (stored == null) {
                 return -1;
             }
-            if (stored != TOMBSTONE && Arrays.equals((byte[]) stored, key)) {
+            if (stored != TOMBSTONE && KeyBytes.equal((byte[]) stored, key)) {
                 return slot;
             }
         }
@@ -725,6 +684,12 @@ abstract class OpenTable {
     /** Most keys a table of {@code capacity} slots holds: 3/4 of it. */
     static int maxFill(final int capacity) {
         return capacity - (capacity >>> 2);
+    }
+
+    /** The fill at which a large table asks for its grown arrays ahead: 15/16 of {@link #maxFill}. */
+    static int aheadFill(final int capacity) {
+        final int max = maxFill(capacity);
+        return max - (max >>> 4);
     }
 
     /** The smallest power of two, at least {@link #MIN_CAPACITY}, holding {@code size} keys at load 3/8 or less. */
@@ -760,8 +725,14 @@ abstract class OpenTable {
 
     // Hooks for the subclass's primitive columns, arrays that mirror the slots one element per slot.
 
-    /** A resize starts: the live columns become the old ones and new zeroed ones of {@code capacity} are made. */
-    abstract void beginColumnResize(int capacity);
+    /**
+     * New zeroed columns for a table of {@code capacity} slots. Runs on the background allocation thread as
+     * well as the table's: it must only allocate, touching no state.
+     */
+    abstract Object newColumns(int capacity);
+
+    /** A resize starts: the live columns become the old ones and {@code columns}, from {@link #newColumns}, live. */
+    abstract void beginColumnResize(Object columns);
 
     /** The resize is over: drop the old columns. */
     abstract void endColumnResize();
@@ -780,6 +751,9 @@ abstract class OpenTable {
 
     /** Heap bytes of the columns of both tables, see {@link #arrayBytes}. */
     abstract long columnBytes();
+
+    /** Heap bytes of the columns of a table of {@code capacity} slots, see {@link #arrayBytes}. */
+    abstract long columnArrayBytes(int capacity);
 
     /** Receives slot handles from {@link #forEachHandle} and {@link #scanHandles}. */
     @FunctionalInterface

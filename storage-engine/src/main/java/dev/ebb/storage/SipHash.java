@@ -13,12 +13,14 @@ import java.nio.ByteOrder;
  * derived from a 64-bit seed, so tests are reproducible while a server seeds it randomly at start-up.
  *
  * <p>Cost: one round per 8 input bytes plus three, reading the input eight bytes at a time as little-endian
- * longs; allocates nothing. Instances are immutable and thread-safe.
+ * longs (and the tail in at most three reads); allocates nothing. Instances are immutable and thread-safe.
  */
 final class SipHash {
 
     private static final VarHandle LONG_LE =
         MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT_LE =
+        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** The SplitMix64 increment, 2^64 divided by the golden ratio. */
     static final long GOLDEN_GAMMA = 0x9e3779b97f4a7c15L;
@@ -61,16 +63,13 @@ final class SipHash {
         long v2 = k0 ^ 0x6c7967656e657261L;
         long v3 = k1 ^ 0x7465646279746573L;
         final int length = data.length;
-        final int fullBlocks = length >>> 3;
-        final long tail = tailBlock(data, fullBlocks << 3, length);
-        // Words 0..fullBlocks-1 come from the input, word fullBlocks is the tail with the length in its top
-        // byte, and the FINAL_ROUNDS rounds after it compress zero words (a no-op xor), v2 having been xored
-        // with 0xff before the first: one round body serves compression and finalization alike, and the
-        // word is chosen by selects rather than branches.
-        final int rounds = fullBlocks + 1 + FINAL_ROUNDS;
-        for (int round = 0; round < rounds; round++) {
-            final long m = round < fullBlocks ? (long) LONG_LE.get(data, round << 3) : round == fullBlocks ? tail : 0L;
-            v2 ^= round == fullBlocks + 1 ? 0xffL : 0L;
+        final int blockBytes = length & ~7;
+        // One round per full block, then one for the tail block (the last 0..7 bytes with the length in its
+        // top byte); the finalization's FINAL_ROUNDS rounds follow with v2 xored with 0xff first. The loop
+        // body is the round, written out once; the tail block is its last iteration's word.
+        final long tail = tailBlock(data, blockBytes, length);
+        for (int offset = 0; ; offset += Long.BYTES) {
+            final long m = offset < blockBytes ? (long) LONG_LE.get(data, offset) : tail;
             v3 ^= m;
             v0 += v1;
             v1 = Long.rotateLeft(v1, 13);
@@ -87,26 +86,55 @@ final class SipHash {
             v1 ^= v2;
             v2 = Long.rotateLeft(v2, 32);
             v0 ^= m;
+            if (offset >= blockBytes) {
+                break;
+            }
+        }
+        v2 ^= 0xffL;
+        for (int round = 0; round < FINAL_ROUNDS; round++) {
+            v0 += v1;
+            v1 = Long.rotateLeft(v1, 13);
+            v1 ^= v0;
+            v0 = Long.rotateLeft(v0, 32);
+            v2 += v3;
+            v3 = Long.rotateLeft(v3, 16);
+            v3 ^= v2;
+            v0 += v3;
+            v3 = Long.rotateLeft(v3, 21);
+            v3 ^= v0;
+            v2 += v1;
+            v1 = Long.rotateLeft(v1, 17);
+            v1 ^= v2;
+            v2 = Long.rotateLeft(v2, 32);
         }
         return v0 ^ v1 ^ v2 ^ v3;
     }
 
-    /** The last 0..7 bytes, little-endian, with the input length (mod 256) in the most significant byte. */
+    /**
+     * The last 0..7 bytes, little-endian, with the input length (mod 256) in the most significant byte. Reads
+     * whole words rather than single bytes: one 8-byte read when the input has a full block before the tail,
+     * else two possibly overlapping 4-byte reads (4 to 7 bytes) or three single ones (1 to 3).
+     */
     private static long tailBlock(final byte[] data, final int from, final int length) {
         final int tailBytes = length - from;
         final long lengthByte = ((long) length) << 56;
         if (tailBytes == 0) {
             return lengthByte;
         }
-        if (length >= Long.BYTES) {
-            // One read of the last eight bytes; the shift drops those that belonged to the previous block.
+        if (from > 0) {
+            // The last eight bytes; the shift drops those that belonged to the previous block.
             return lengthByte | ((long) LONG_LE.get(data, length - Long.BYTES) >>> ((Long.BYTES - tailBytes) << 3));
         }
-        long block = lengthByte;
-        for (int i = length - 1; i >= from; i--) {
-            block |= (data[i] & 0xffL) << ((i - from) << 3);
+        if (length >= Integer.BYTES) {
+            // Bytes 0..3 and length-4..length-1; where they overlap both reads put the same byte in place.
+            final long low = (int) INT_LE.get(data, 0) & 0xffffffffL;
+            final long high = (int) INT_LE.get(data, length - Integer.BYTES) & 0xffffffffL;
+            return lengthByte | low | high << ((length - Integer.BYTES) << 3);
         }
-        return block;
+        // One to three bytes: the first, the middle and the last (some of them the same byte).
+        final int middle = length >>> 1;
+        return lengthByte | (data[0] & 0xffL) | (data[middle] & 0xffL) << (middle << 3)
+            | (data[length - 1] & 0xffL) << ((length - 1) << 3);
     }
 
     /**

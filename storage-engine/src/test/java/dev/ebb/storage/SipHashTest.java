@@ -46,4 +46,52 @@ final class SipHashTest {
         assertEquals(first, again);
         assertNotEquals(first, otherSeed);
     }
+
+    @Test
+    void hashShouldEqualAByteAtATimeTranscriptionAtEveryLengthUpTo40() {
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        for (int length = 0; length <= 40; length++) {
+            final byte[] message = new byte[length];
+            for (int b = 0; b < length; b++) {
+                message[b] = (byte) random.nextInt(256);
+            }
+
+            final long hash = REFERENCE_KEY.hash(message);
+
+            assertEquals(byteAtATime(0x0706050403020100L, 0x0f0e0d0c0b0a0908L, message), hash, "length " + length);
+        }
+    }
+
+    /** SipHash-1-2 read one byte at a time, as the reference C code reads its input. */
+    private static long byteAtATime(final long k0, final long k1, final byte[] data) {
+        final long[] v = {k0 ^ 0x736f6d6570736575L, k1 ^ 0x646f72616e646f6dL, k0 ^ 0x6c7967656e657261L,
+            k1 ^ 0x7465646279746573L};
+        final int blocks = data.length / 8;
+        for (int block = 0; block <= blocks; block++) {
+            long m = block == blocks ? (long) data.length << 56 : 0;
+            for (int b = 0; b < 8 && block * 8 + b < data.length; b++) {
+                m |= (data[block * 8 + b] & 0xffL) << (8 * b);
+            }
+            v[3] ^= m;
+            sipRound(v);
+            v[0] ^= m;
+        }
+        v[2] ^= 0xff;
+        sipRound(v);
+        sipRound(v);
+        return v[0] ^ v[1] ^ v[2] ^ v[3];
+    }
+
+    private static void sipRound(final long[] v) {
+        v[0] += v[1];
+        v[1] = Long.rotateLeft(v[1], 13) ^ v[0];
+        v[0] = Long.rotateLeft(v[0], 32);
+        v[2] += v[3];
+        v[3] = Long.rotateLeft(v[3], 16) ^ v[2];
+        v[0] += v[3];
+        v[3] = Long.rotateLeft(v[3], 21) ^ v[0];
+        v[2] += v[1];
+        v[1] = Long.rotateLeft(v[1], 17) ^ v[2];
+        v[2] = Long.rotateLeft(v[2], 32);
+    }
 }

@@ -80,7 +80,9 @@ abstract class TableUnderTest {
         if (table.isRehashing()) {
             assertTrue(table.memoryBytes() > slotArrayBytes(capacity), "memory during a resize counts both tables");
         } else {
-            assertEquals(slotArrayBytes(capacity), table.memoryBytes(), "memoryBytes at rest");
+            final int ahead = table.readyAheadCapacity();
+            assertEquals(slotArrayBytes(capacity) + (ahead == 0 ? 0 : slotArrayBytes(ahead)), table.memoryBytes(),
+                "memoryBytes at rest, with the next table's arrays if held ready");
             assertTrue(capacity == OpenTable.MIN_CAPACITY || table.size() * 10L >= capacity,
                 () -> "sparse table not shrunk: " + table.size() + " keys in " + capacity + " slots");
         }

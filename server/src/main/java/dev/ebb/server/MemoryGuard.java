@@ -27,6 +27,7 @@ import java.util.List;
  *       budget ran out while keys remain, the command runs and the cron carries on evicting.</li>
  *   <li><b>JVM heap safety net</b>, independent of maxmemory: when the heap after the last
  *       garbage collection is above {@value #HEAP_SHORT_PERCENT}% of its maximum in any heap pool
+ *       that holds survivors (the old generation; not eden or survivor spaces)
  *       that reports collection usage, {@code denyoom} commands are refused with the same OOM
  *       error, so a full heap stops writes long before the JVM would throw OutOfMemoryError. The
  *       flag is refreshed by the cron ({@link #refreshHeapState}), so it costs one field read per
@@ -51,7 +52,8 @@ public final class MemoryGuard {
         this.server = server;
         this.dbs = dbs;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported()) {
+            if (pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported()
+                    && holdsSurvivors(pool.getName())) {
                 collectedHeapPools.add(pool);
             }
         }
@@ -133,6 +135,17 @@ public final class MemoryGuard {
             return (long) (500_000.0 * Math.pow(1.15, tenacity - 10.0));
         }
         return Long.MAX_VALUE;
+    }
+
+    /**
+     * Whether a heap pool holds what survives collections (G1/PS Old Gen, Tenured Gen, ZGC's and
+     * Shenandoah's single pool). Eden and survivor spaces are left out: a survivor space is
+     * routinely full right after a young collection (ParallelGC sizes it small), which says
+     * nothing about the heap running short.
+     */
+    static boolean holdsSurvivors(String poolName) {
+        String name = poolName.toLowerCase(java.util.Locale.ROOT);
+        return !name.contains("eden") && !name.contains("survivor") && !name.contains("young");
     }
 
     /**

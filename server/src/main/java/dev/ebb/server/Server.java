@@ -5,6 +5,7 @@ import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.CommandTable;
 import dev.ebb.server.command.Errors;
 import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.script.Scripting;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.NanoClock;
 import dev.ebb.storage.expiry.ActiveExpireCycle;
@@ -84,6 +85,10 @@ public final class Server {
      * an error rather than taking the loop down.
      */
     void call(Client c, byte[][] argv) {
+        if (scripting != null && scripting.busy()) {
+            BusyPump.callWhileBusy(this, c, argv);
+            return;
+        }
         nowMs = clock.getAsLong();
         CommandSpec spec = commands.lookup(argv[0]);
         if (spec == null) {
@@ -210,6 +215,17 @@ public final class Server {
 
     boolean requiresAuth() {
         return !config.requirepass().isEmpty();
+    }
+
+    // Scripting (EVAL, SCRIPT): the Lua engine, created on first use.
+    private Scripting scripting;
+
+    /** The Lua scripting engine; created on first use. Loop thread only. */
+    public Scripting scripting() {
+        if (scripting == null) {
+            scripting = new Scripting(this);
+        }
+        return scripting;
     }
 
     /** SHUTDOWN: stops the server after the current command. */

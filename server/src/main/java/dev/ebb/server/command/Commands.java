@@ -10,7 +10,8 @@ public final class Commands {
             CommandDocs.specs(),
             KeyCommands.specs(),
             StringCommands.specs(),
-            BitmapCommands.specs());
+            BitmapCommands.specs(),
+            ScriptingCommands.specs());
 
     private Commands() {
     }

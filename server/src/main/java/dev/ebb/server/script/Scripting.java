@@ -191,6 +191,11 @@ public final class Scripting {
         return cache.containsKey(sha);
     }
 
+    /** How many scripts the cache holds. */
+    public int cachedScripts() {
+        return cache.size();
+    }
+
     /** SCRIPT FLUSH: forgets every cached script. */
     public void flush() {
         cache.clear();

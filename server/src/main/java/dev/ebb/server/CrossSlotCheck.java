@@ -3,13 +3,16 @@ package dev.ebb.server;
 import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.Errors;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * The dispatcher's CROSSSLOT rule in cluster mode, as Redis's getNodeByQuery applies it on a node
  * that owns every slot: a command whose keys (by the command table's key positions) span more than
  * one slot is refused; EXEC is refused when the keys of all its queued commands together span more
  * than one slot, which also discards the transaction. Inside MULTI a refused command flags the
- * transaction like any other refusal.
+ * transaction like any other refusal. Commands whose keys follow a {@code numkeys} argument
+ * (EVAL and friends, ZUNION, LMPOP, …) are checked on those keys.
  *
  * <p>Cost: nothing for commands with fewer than two keys; otherwise one CRC16 per key.
  */
@@ -17,10 +20,25 @@ final class CrossSlotCheck {
     private CrossSlotCheck() {
     }
 
+    /**
+     * Commands whose keys are counted by a {@code numkeys} argument (movable keys, so the table's
+     * fixed positions do not describe them): the index of {@code numkeys}, and whether a
+     * destination key precedes it at index 1.
+     */
+    private static final Map<String, int[]> NUMKEYS_COMMANDS = Map.ofEntries(
+            Map.entry("eval", new int[] {2, 0}), Map.entry("evalsha", new int[] {2, 0}),
+            Map.entry("eval_ro", new int[] {2, 0}), Map.entry("evalsha_ro", new int[] {2, 0}),
+            Map.entry("zunion", new int[] {1, 0}), Map.entry("zinter", new int[] {1, 0}),
+            Map.entry("zdiff", new int[] {1, 0}), Map.entry("zintercard", new int[] {1, 0}),
+            Map.entry("sintercard", new int[] {1, 0}), Map.entry("lmpop", new int[] {1, 0}),
+            Map.entry("zmpop", new int[] {1, 0}), Map.entry("blmpop", new int[] {2, 0}),
+            Map.entry("bzmpop", new int[] {2, 0}), Map.entry("zunionstore", new int[] {2, 1}),
+            Map.entry("zinterstore", new int[] {2, 1}), Map.entry("zdiffstore", new int[] {2, 1}));
+
     /** @return true if the command was refused (and answered) */
     static boolean rejected(Server server, Client c, CommandSpec spec, byte[][] argv) {
         boolean exec = spec.fullName().equals("exec");
-        if (exec ? !transactionCrossSlot(c) : !HashSlots.crossSlot(spec, argv)) {
+        if (exec ? !transactionCrossSlot(c) : !crossSlot(spec, argv)) {
             return false;
         }
         if (exec) {
@@ -30,6 +48,43 @@ final class CrossSlotCheck {
         return true;
     }
 
+    private static boolean crossSlot(CommandSpec spec, byte[][] argv) {
+        int[] numkeys = NUMKEYS_COMMANDS.get(spec.fullName());
+        return numkeys == null ? HashSlots.crossSlot(spec, argv)
+                : numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+    }
+
+    /**
+     * The common slot of a numkeys command's keys (and its destination), folded into
+     * {@code slot}. A malformed numkeys counts as no keys: the command itself answers the error.
+     */
+    private static int numkeysSlot(byte[][] argv, int numkeysIndex, boolean destination, int slot) {
+        if (numkeysIndex >= argv.length) {
+            return slot;
+        }
+        long n;
+        try {
+            n = Long.parseLong(new String(argv[numkeysIndex], StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return slot;
+        }
+        if (n < 0 || n > argv.length - numkeysIndex - 1) {
+            return slot;
+        }
+        if (destination) {
+            slot = fold(slot, argv[1]);
+        }
+        for (int i = numkeysIndex + 1; i <= numkeysIndex + n && slot != HashSlots.CROSS_SLOT; i++) {
+            slot = fold(slot, argv[i]);
+        }
+        return slot;
+    }
+
+    private static int fold(int slot, byte[] key) {
+        int s = HashSlots.slot(key);
+        return slot == HashSlots.NO_KEYS || slot == s ? s : HashSlots.CROSS_SLOT;
+    }
+
     private static boolean transactionCrossSlot(Client c) {
         if (!c.inMulti()) {
             return false;
@@ -37,7 +92,9 @@ final class CrossSlotCheck {
         Transaction t = c.transaction();
         int slot = HashSlots.NO_KEYS;
         for (int i = 0, n = t.size(); i < n && slot != HashSlots.CROSS_SLOT; i++) {
-            slot = HashSlots.commonSlot(t.spec(i), t.argv(i), slot);
+            int[] numkeys = NUMKEYS_COMMANDS.get(t.spec(i).fullName());
+            slot = numkeys == null ? HashSlots.commonSlot(t.spec(i), t.argv(i), slot)
+                    : numkeysSlot(t.argv(i), numkeys[0], numkeys[1] == 1, slot);
         }
         return slot == HashSlots.CROSS_SLOT;
     }

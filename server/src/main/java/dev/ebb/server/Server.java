@@ -13,6 +13,7 @@ import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.server.pubsub.PubSub;
 import dev.ebb.server.monitor.LatencyMonitor;
 import dev.ebb.server.monitor.SlowLog;
+import dev.ebb.server.script.Scripting;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.NanoClock;
 import dev.ebb.storage.expiry.ActiveExpireCycle;
@@ -158,6 +159,10 @@ public final class Server {
      * an error rather than taking the loop down.
      */
     void call(Client c, byte[][] argv) {
+        if (scripting != null && scripting.busy()) {
+            BusyPump.callWhileBusy(this, c, argv);
+            return;
+        }
         nowMs = clock.getAsLong();
         CommandSpec spec = commands.lookup(argv[0]);
         if (spec == null) {
@@ -430,6 +435,17 @@ public final class Server {
 
     boolean requiresAuth() {
         return !config.requirepass().isEmpty();
+    }
+
+    // Scripting (EVAL, SCRIPT): the Lua engine, created on first use.
+    private Scripting scripting;
+
+    /** The Lua scripting engine; created on first use. Loop thread only. */
+    public Scripting scripting() {
+        if (scripting == null) {
+            scripting = new Scripting(this);
+        }
+        return scripting;
     }
 
     /** SHUTDOWN: stops the server after the current command. */

@@ -20,7 +20,8 @@ public final class Commands {
             ZSetCommands.specs(),
             HashCommands.specs(),
             SetCommands.specs(),
-            ListCommands.specs());
+            ListCommands.specs(),
+            ScriptingCommands.specs());
 
     private Commands() {
     }

@@ -136,6 +136,23 @@ class ClusterModeTest {
     }
 
     @Test
+    void scriptsAndNumkeysCommandsShouldNeedACommonSlotForTheirKeys() throws IOException {
+        try (RespTestSocket s = new RespTestSocket(ebb)) {
+            String crossslot = "-CROSSSLOT Keys in request don't hash to the same slot\r\n";
+            String script = "return redis.call('set', KEYS[1], ARGV[1])";
+
+            assertEquals(crossslot, s.call("EVAL", script, "2", "a", "b", "v"));
+            assertEquals(crossslot, s.call("EVAL_RO", "return 1", "2", "a", "b"));
+            assertEquals(crossslot, s.call("ZUNIONSTORE", "dest", "1", "a"));
+            assertEquals(crossslot, s.call("LMPOP", "2", "a", "b", "LEFT"));
+            assertEquals("+OK\r\n", s.call("EVAL", script, "2", "{user:100}:a", "{user:100}:b", "v"));
+            assertEquals(":1\r\n", s.call("EVAL", "return 1", "0"));
+            assertEquals(":0\r\n", s.call("ZUNIONSTORE", "{user:100}:dest", "1", "{user:100}:none"));
+            assertEquals("$1\r\nv\r\n", s.call("GET", "{user:100}:a"));
+        }
+    }
+
+    @Test
     void aTransactionWhoseKeysSpanSlotsShouldBeRefusedAtExec() throws IOException {
         try (RespTestSocket s = new RespTestSocket(ebb)) {
             String crossslot = "-CROSSSLOT Keys in request don't hash to the same slot\r\n";

@@ -1,0 +1,165 @@
+package dev.ebb.server;
+
+import dev.ebb.server.command.CommandFlags;
+import dev.ebb.server.command.CommandSpec;
+import dev.ebb.server.command.Errors;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.unix.UnixChannel;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serving the other clients while a script runs past {@code busy-reply-threshold} (Redis's
+ * processEventsWhileBlocked for scripts).
+ *
+ * <p>The script runs on the command loop, and with {@code io-threads 1} that thread is also the
+ * Netty event loop of every connection, so nothing else is read while the script runs. Once the
+ * script is past the threshold, its watchdog calls {@link #serve} every millisecond or so, still
+ * on the loop thread: for every other connection it reads what the socket holds straight from the
+ * socket's file descriptor (non-blocking) and passes the bytes down the connection's own pipeline,
+ * as the event loop would, then writes the replies out itself (not through the loop's flush, which
+ * would also offer the expire cycle a turn: no key may expire under a running script). The decoder and handler run as usual, {@link Server#call} sees
+ * the busy script and answers through {@link #callWhileBusy}: {@code -BUSY} for everything except
+ * commands flagged {@code allow_busy} (SCRIPT KILL, SHUTDOWN NOSAVE); replies are flushed at once.
+ * The script's own caller is not read (its next commands wait for the script's reply). Reading
+ * behind Netty's back is safe because it happens on the channel's own event-loop thread; Netty's
+ * edge-triggered read afterwards simply finds the socket empty.
+ *
+ * <p>Limits: needs the native epoll transport (the file descriptor); with NIO, or with
+ * {@code io-threads} above 1 (connections live on other threads), other clients simply wait for
+ * the script, and SCRIPT KILL cannot reach it. New connections are accepted only after the
+ * script. Cost per round: one {@code read} system call per connected client. Loop thread only.
+ */
+public final class BusyPump {
+    private static final Logger LOG = LoggerFactory.getLogger(BusyPump.class);
+    private static final int READ_CHUNK = 16 * 1024;
+    static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+
+    private BusyPump() {
+    }
+
+    /**
+     * Reads and handles what every client except {@code caller} has sent. Must be called on the
+     * loop thread that is also the connections' event loop; does nothing otherwise.
+     */
+    public static void serve(Server server, Client caller) {
+        List<Client> others = new ArrayList<>(server.clients().size());
+        for (Client c : server.clients()) {
+            if (c != caller && !c.closing()) {
+                others.add(c);
+            }
+        }
+        for (Client c : others) {
+            Channel ch = c.channel();
+            if (!(ch instanceof UnixChannel) || !ch.eventLoop().inEventLoop() || !ch.isActive()
+                    || !ch.config().isAutoRead()) {
+                continue;
+            }
+            if (readAvailable(ch)) {
+                flush(server, c, ch);
+            }
+        }
+    }
+
+    /** Writes the replies at once (what the loop does after a read, minus the cron's expiry offer). */
+    private static void flush(Server server, Client c, Channel ch) {
+        ByteBuf out = c.reply().take();
+        if (out != null) {
+            server.stats().netOutputBytes.addAndGet(out.readableBytes());
+            if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
+                ch.writeAndFlush(out).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+            } else {
+                ch.writeAndFlush(out, ch.voidPromise());
+            }
+        } else if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
+            ch.close();
+        }
+    }
+
+    /** Passes what the socket holds down the pipeline; true if anything was read. */
+    private static boolean readAvailable(Channel ch) {
+        boolean any = false;
+        while (true) {
+            ByteBuf buf = ch.alloc().directBuffer(READ_CHUNK);
+            int n;
+            try {
+                ByteBuffer nio = buf.internalNioBuffer(buf.writerIndex(), buf.writableBytes());
+                n = ((UnixChannel) ch).fd().read(nio, nio.position(), nio.limit());
+            } catch (IOException e) {
+                buf.release();
+                LOG.debug("Read failed while a script is busy: {}", ch, e);
+                return any;
+            }
+            if (n <= 0) {
+                buf.release();
+                return any;
+            }
+            any = true;
+            buf.writerIndex(buf.writerIndex() + n);
+            ch.pipeline().fireChannelRead(buf);
+            if (n < READ_CHUNK) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * {@link Server#call} while a script is past its threshold: the usual checks (unknown command,
+     * arity, authentication), then {@code -BUSY} unless the command is flagged {@code allow_busy}.
+     * SHUTDOWN is let through only with NOSAVE, and it ends the script first. The command time is
+     * not read again: it belongs to the script.
+     */
+    static void callWhileBusy(Server server, Client c, byte[][] argv) {
+        CommandSpec spec = server.commands().lookup(argv[0]);
+        if (spec == null) {
+            reject(server, c, Errors.unknownCommand(argv));
+            return;
+        }
+        if (!spec.subcommands().isEmpty() && argv.length > 1) {
+            CommandSpec sub = spec.subcommand(argv[1]);
+            if (sub == null) {
+                reject(server, c, Errors.unknownSubcommand(argv[1], Errors.printable(argv[0])));
+                return;
+            }
+            spec = sub;
+        }
+        if (!spec.arityAccepts(argv.length)) {
+            reject(server, c, Errors.wrongArity(spec.fullName()));
+            return;
+        }
+        if (!c.authenticated() && !spec.has(CommandFlags.NO_AUTH)) {
+            reject(server, c, Errors.NOAUTH);
+            return;
+        }
+        boolean shutdown = spec.name().equals("shutdown");
+        if (!spec.has(CommandFlags.ALLOW_BUSY) || (shutdown && !hasNoSave(argv))) {
+            reject(server, c, BUSY);
+            return;
+        }
+        if (shutdown) {
+            server.scripting().abortForShutdown();
+        }
+        c.touch(server.nowMs(), spec);
+        server.stats().totalCommandsProcessed++;
+        spec.handler().execute(c, argv);
+    }
+
+    private static boolean hasNoSave(byte[][] argv) {
+        for (int i = 1; i < argv.length; i++) {
+            if (dev.ebb.server.command.Arguments.is(argv[i], "nosave")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void reject(Server server, Client c, String error) {
+        server.stats().totalErrorReplies++;
+        c.reply().error(error);
+    }
+}

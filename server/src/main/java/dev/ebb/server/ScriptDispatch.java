@@ -1,0 +1,51 @@
+package dev.ebb.server;
+
+import dev.ebb.server.command.CommandSpec;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scripting engine's way into the command table: the connection-less client that
+ * {@code redis.call} runs commands as, and the call itself. Lives in this package because both need
+ * the loop's package-private parts of {@link Client} and {@link Server}. Loop thread only.
+ */
+public final class ScriptDispatch {
+    private static final Logger LOG = LoggerFactory.getLogger(ScriptDispatch.class);
+
+    private ScriptDispatch() {
+    }
+
+    /**
+     * A client with no connection (Redis's "lua client"): its replies go to an unpooled heap buffer
+     * that the script engine reads back after each call. Not registered, so CLIENT LIST and INFO do
+     * not see it.
+     */
+    public static Client newScriptClient(Server server) {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(UnpooledByteBufAllocator.DEFAULT);
+        Client c = new Client(0, channel, server, "lua", "", server.nowMs());
+        c.authenticated(true);
+        c.denyBlocking(true);
+        return c;
+    }
+
+    /**
+     * Runs {@code spec} for the script client {@code c}, as {@link Server#call} does after its
+     * checks (the caller has looked up the spec and checked arity and script rules). The command
+     * time stays the script's: it is not read again.
+     */
+    public static void call(Client c, CommandSpec spec, byte[][] argv) {
+        Server server = c.server();
+        c.touch(server.nowMs(), spec);
+        server.stats().totalCommandsProcessed++;
+        try {
+            spec.handler().execute(c, argv);
+        } catch (RuntimeException e) {
+            LOG.error("Command '{}' failed unexpectedly in a script", spec.fullName(), e);
+            server.stats().unexpectedErrorReplies++;
+            c.reply().error("ERR " + e);
+        }
+    }
+}

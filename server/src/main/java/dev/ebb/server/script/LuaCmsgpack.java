@@ -1,0 +1,290 @@
+package dev.ebb.server.script;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.VarArgFunction;
+
+/**
+ * The {@code cmsgpack} library of Redis's Lua (lua-cmsgpack): {@code pack(...)} encodes each
+ * argument as MessagePack and concatenates them; {@code unpack(s)} decodes every object in
+ * {@code s} and returns them all.
+ *
+ * <p>Encoding as lua-cmsgpack: nil, booleans; integral numbers in the smallest integer format;
+ * other numbers as float 32 when that is exact, else float 64; strings as fixstr/str8/16/32; a
+ * table whose keys are exactly 1..n as an array, any other as a map. Decoding also takes bin
+ * types (as strings). Nesting is limited to 16 levels when packing (deeper tables become nil, as
+ * lua-cmsgpack does). Stateless.
+ */
+final class LuaCmsgpack {
+    private static final int MAX_NESTING = 16;
+
+    private LuaCmsgpack() {
+    }
+
+    static LuaTable library() {
+        LuaTable lib = new LuaTable();
+        VarArgFunction pack = new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                if (args.narg() == 0) {
+                    throw new LuaError("MessagePack pack needs input.");
+                }
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                for (int i = 1; i <= args.narg(); i++) {
+                    encode(out, args.arg(i), 0);
+                }
+                return LuaString.valueOf(out.toByteArray());
+            }
+        };
+        VarArgFunction unpack = new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                byte[] in = Scripting.bytes(args.checkstring(1));
+                Reader r = new Reader(in);
+                List<LuaValue> values = new ArrayList<>();
+                while (r.at < in.length) {
+                    values.add(r.decode());
+                }
+                return LuaValue.varargsOf(values.toArray(new LuaValue[0]));
+            }
+        };
+        lib.rawset("pack", pack);
+        lib.rawset("unpack", unpack);
+        return lib;
+    }
+
+    private static void encode(ByteArrayOutputStream out, LuaValue v, int level) {
+        switch (v.type()) {
+            case LuaValue.TSTRING:
+                encodeString(out, (LuaString) v.strvalue());
+                return;
+            case LuaValue.TNUMBER: {
+                double d = v.todouble();
+                if (d == Math.rint(d) && !Double.isInfinite(d) && Math.abs(d) < 9.2e18) {
+                    encodeInteger(out, (long) d);
+                } else if ((double) (float) d == d || Double.isNaN(d)) {
+                    out.write(0xca);
+                    writeBig(out, Float.floatToIntBits((float) d), 4);
+                } else {
+                    out.write(0xcb);
+                    writeBig(out, Double.doubleToLongBits(d), 8);
+                }
+                return;
+            }
+            case LuaValue.TBOOLEAN:
+                out.write(v.toboolean() ? 0xc3 : 0xc2);
+                return;
+            case LuaValue.TTABLE:
+                if (level >= MAX_NESTING) {
+                    out.write(0xc0);
+                    return;
+                }
+                encodeTable(out, (LuaTable) v, level + 1);
+                return;
+            default:
+                out.write(0xc0);
+        }
+    }
+
+    private static void encodeInteger(ByteArrayOutputStream out, long v) {
+        if (v >= 0) {
+            if (v <= 127) {
+                out.write((int) v);
+            } else if (v <= 0xff) {
+                out.write(0xcc);
+                writeBig(out, v, 1);
+            } else if (v <= 0xffff) {
+                out.write(0xcd);
+                writeBig(out, v, 2);
+            } else if (v <= 0xffffffffL) {
+                out.write(0xce);
+                writeBig(out, v, 4);
+            } else {
+                out.write(0xcf);
+                writeBig(out, v, 8);
+            }
+        } else if (v >= -32) {
+            out.write((int) (v & 0xff));
+        } else if (v >= -128) {
+            out.write(0xd0);
+            writeBig(out, v, 1);
+        } else if (v >= -32768) {
+            out.write(0xd1);
+            writeBig(out, v, 2);
+        } else if (v >= Integer.MIN_VALUE) {
+            out.write(0xd2);
+            writeBig(out, v, 4);
+        } else {
+            out.write(0xd3);
+            writeBig(out, v, 8);
+        }
+    }
+
+    private static void encodeString(ByteArrayOutputStream out, LuaString s) {
+        int len = s.length();
+        if (len < 32) {
+            out.write(0xa0 | len);
+        } else if (len <= 0xff) {
+            out.write(0xd9);
+            writeBig(out, len, 1);
+        } else if (len <= 0xffff) {
+            out.write(0xda);
+            writeBig(out, len, 2);
+        } else {
+            out.write(0xdb);
+            writeBig(out, len, 4);
+        }
+        out.write(s.m_bytes, s.m_offset, len);
+    }
+
+    private static void encodeTable(ByteArrayOutputStream out, LuaTable t, int level) {
+        int count = 0;
+        int max = 0;
+        boolean array = true;
+        for (Varargs e = t.next(LuaValue.NIL); !e.arg1().isnil(); e = t.next(e.arg1())) {
+            count++;
+            LuaValue k = e.arg1();
+            if (array && k.type() == LuaValue.TNUMBER && k.todouble() >= 1 && k.todouble() == Math.floor(k.todouble())) {
+                max = Math.max(max, (int) k.todouble());
+            } else {
+                array = false;
+            }
+        }
+        if (array && max == count) {
+            header(out, count, 0x90, 0xdc, 0xdd);
+            for (int i = 1; i <= count; i++) {
+                encode(out, t.rawget(i), level);
+            }
+            return;
+        }
+        header(out, count, 0x80, 0xde, 0xdf);
+        for (Varargs e = t.next(LuaValue.NIL); !e.arg1().isnil(); e = t.next(e.arg1())) {
+            encode(out, e.arg1(), level);
+            encode(out, e.arg(2), level);
+        }
+    }
+
+    private static void header(ByteArrayOutputStream out, int n, int fix, int type16, int type32) {
+        if (n < 16) {
+            out.write(fix | n);
+        } else if (n <= 0xffff) {
+            out.write(type16);
+            writeBig(out, n, 2);
+        } else {
+            out.write(type32);
+            writeBig(out, n, 4);
+        }
+    }
+
+    private static void writeBig(ByteArrayOutputStream out, long v, int bytes) {
+        for (int i = bytes - 1; i >= 0; i--) {
+            out.write((int) (v >>> (8 * i)) & 0xff);
+        }
+    }
+
+    /** Decodes objects one after the other. */
+    private static final class Reader {
+        private final byte[] in;
+        int at;
+
+        Reader(byte[] in) {
+            this.in = in;
+        }
+
+        LuaValue decode() {
+            int b = u8();
+            if (b <= 0x7f) {
+                return LuaValue.valueOf(b);
+            }
+            if (b >= 0xe0) {
+                return LuaValue.valueOf(b - 256);
+            }
+            if ((b & 0xe0) == 0xa0) {
+                return string(b & 0x1f);
+            }
+            if ((b & 0xf0) == 0x90) {
+                return array(b & 0x0f);
+            }
+            if ((b & 0xf0) == 0x80) {
+                return map(b & 0x0f);
+            }
+            switch (b) {
+                case 0xc0: return LuaValue.NIL;
+                case 0xc2: return LuaValue.FALSE;
+                case 0xc3: return LuaValue.TRUE;
+                case 0xc4: case 0xd9: return string((int) big(1));
+                case 0xc5: case 0xda: return string((int) big(2));
+                case 0xc6: case 0xdb: return string((int) big(4));
+                case 0xca: return LuaValue.valueOf(Float.intBitsToFloat((int) big(4)));
+                case 0xcb: return LuaValue.valueOf(Double.longBitsToDouble(big(8)));
+                case 0xcc: return LuaValue.valueOf(big(1));
+                case 0xcd: return LuaValue.valueOf(big(2));
+                case 0xce: return LuaValue.valueOf(big(4));
+                case 0xcf: {
+                    long v = big(8);
+                    return LuaValue.valueOf(v >= 0 ? v : (double) (v >>> 1) * 2 + (v & 1));
+                }
+                case 0xd0: return LuaValue.valueOf((byte) big(1));
+                case 0xd1: return LuaValue.valueOf((short) big(2));
+                case 0xd2: return LuaValue.valueOf((int) big(4));
+                case 0xd3: return LuaValue.valueOf((double) big(8));
+                case 0xdc: return array((int) big(2));
+                case 0xdd: return array((int) big(4));
+                case 0xde: return map((int) big(2));
+                case 0xdf: return map((int) big(4));
+                default:
+                    throw new LuaError("Bad data format in input.");
+            }
+        }
+
+        private int u8() {
+            if (at >= in.length) {
+                throw new LuaError("Missing bytes in input.");
+            }
+            return in[at++] & 0xff;
+        }
+
+        private long big(int bytes) {
+            long v = 0;
+            for (int i = 0; i < bytes; i++) {
+                v = (v << 8) | u8();
+            }
+            return v;
+        }
+
+        private LuaValue string(int len) {
+            if (len < 0 || at + len > in.length) {
+                throw new LuaError("Missing bytes in input.");
+            }
+            LuaString s = LuaString.valueOf(java.util.Arrays.copyOfRange(in, at, at + len));
+            at += len;
+            return s;
+        }
+
+        private LuaValue array(int n) {
+            LuaTable t = new LuaTable(Math.min(n, 1024), 0);
+            for (int i = 1; i <= n; i++) {
+                t.rawset(i, decode());
+            }
+            return t;
+        }
+
+        private LuaValue map(int n) {
+            LuaTable t = new LuaTable(0, Math.min(n, 1024));
+            for (int i = 0; i < n; i++) {
+                LuaValue k = decode();
+                LuaValue v = decode();
+                if (!k.isnil()) {
+                    t.rawset(k, v);
+                }
+            }
+            return t;
+        }
+    }
+}

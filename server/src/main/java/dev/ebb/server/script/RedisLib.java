@@ -1,0 +1,250 @@
+package dev.ebb.server.script;
+
+import dev.ebb.server.Client;
+import dev.ebb.server.ScriptDispatch;
+import dev.ebb.server.Server;
+import dev.ebb.server.command.CommandFlags;
+import dev.ebb.server.command.CommandSpec;
+import dev.ebb.server.command.Errors;
+import io.netty.buffer.ByteBuf;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.OneArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code redis} table scripts see: {@code call}, {@code pcall}, {@code error_reply},
+ * {@code status_reply}, {@code sha1hex}, {@code log}, {@code setresp}, the {@code LOG_*} levels and
+ * the replication no-ops Redis 7 keeps for old scripts.
+ *
+ * <p>{@code redis.call} checks the call as Redis does (at least one argument, arguments are strings
+ * or numbers, a known command with the right arity, not a no-script command, no write from a
+ * read-only script), runs it as the script client in the caller's database, and reads the reply
+ * back into a Lua value ({@link RespToLua}). A failing call raises the error table
+ * {@code {err=...}}; {@code redis.pcall} returns it instead. Loop thread only.
+ */
+final class RedisLib {
+    private static final Logger LOG = LoggerFactory.getLogger("dev.ebb.script");
+    private static final String NO_ARGUMENTS = "ERR Please specify at least one argument for this redis lib call";
+    private static final String BAD_ARGUMENT = "ERR Lua redis lib command arguments must be strings or integers";
+    private static final String UNKNOWN_COMMAND = "ERR Unknown Redis command called from script";
+    private static final String WRONG_ARITY = "ERR Wrong number of args calling Redis command from script";
+    private static final String NOT_ALLOWED = "ERR This Redis command is not allowed from script";
+    private static final String WRITE_IN_READ_ONLY = "ERR Write commands are not allowed from read-only scripts.";
+
+    private final Server server;
+    private final Client scriptClient;
+    private Client caller;
+    private boolean readOnly;
+    private boolean wrote;
+
+    RedisLib(Server server, Client scriptClient) {
+        this.server = server;
+        this.scriptClient = scriptClient;
+    }
+
+    /** Prepares for a script run by {@code caller}: its database, RESP2 replies, no writes yet. */
+    void begin(Client caller, boolean readOnly) {
+        this.caller = caller;
+        this.readOnly = readOnly;
+        this.wrote = false;
+        scriptClient.select(caller.db());
+        scriptClient.protocol(2);
+    }
+
+    void end() {
+        caller = null;
+        scriptClient.reply().release();
+    }
+
+    /** The protocol the running script asked for with {@code redis.setresp}: 2 or 3. */
+    int resp() {
+        return scriptClient.protocol();
+    }
+
+    /** True once the running script has called a write command (it can then no longer be killed). */
+    boolean wrote() {
+        return wrote;
+    }
+
+    boolean running() {
+        return caller != null;
+    }
+
+    LuaTable library() {
+        LuaTable redis = new LuaTable();
+        redis.rawset("call", new Call(true));
+        redis.rawset("pcall", new Call(false));
+        redis.rawset("error_reply", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue arg) {
+                String s = arg.checkjstring();
+                return RespToLua.tableWith(RespToLua.ERR, LuaValue.valueOf(s.startsWith("-") ? s.substring(1) : s));
+            }
+        });
+        redis.rawset("status_reply", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue arg) {
+                return RespToLua.tableWith(RespToLua.OK, arg.checkstring());
+            }
+        });
+        redis.rawset("sha1hex", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue arg) {
+                return LuaValue.valueOf(Scripting.sha1hex(Scripting.bytes(arg.checkstring())));
+            }
+        });
+        redis.rawset("log", new Log());
+        redis.rawset("setresp", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue arg) {
+                int version = arg.checkint();
+                if (version != 2 && version != 3) {
+                    throw new ReplyError("ERR RESP version must be 2 or 3.");
+                }
+                scriptClient.protocol(version);
+                return NONE;
+            }
+        });
+        redis.rawset("replicate_commands", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return TRUE;
+            }
+        });
+        redis.rawset("set_repl", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return NONE;
+            }
+        });
+        redis.rawset("LOG_DEBUG", 0);
+        redis.rawset("LOG_VERBOSE", 1);
+        redis.rawset("LOG_NOTICE", 2);
+        redis.rawset("LOG_WARNING", 3);
+        redis.rawset("REPL_NONE", 0);
+        redis.rawset("REPL_AOF", 1);
+        redis.rawset("REPL_SLAVE", 2);
+        redis.rawset("REPL_REPLICA", 2);
+        redis.rawset("REPL_ALL", 3);
+        redis.rawset("REDIS_VERSION", Server.REDIS_VERSION);
+        redis.rawset("REDIS_VERSION_NUM", versionNumber(Server.REDIS_VERSION));
+        return redis;
+    }
+
+    private static int versionNumber(String version) {
+        String[] parts = version.split("\\.");
+        return (Integer.parseInt(parts[0]) << 16) | (Integer.parseInt(parts[1]) << 8) | Integer.parseInt(parts[2]);
+    }
+
+    /**
+     * Runs one command for the script. Returns the reply as a Lua value; an error (from the checks
+     * or from the command) is returned as an error table with {@code failed} telling which.
+     */
+    private LuaValue dispatch(Varargs args) {
+        int n = args.narg();
+        if (n == 0) {
+            return error(NO_ARGUMENTS);
+        }
+        byte[][] argv = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            LuaValue a = args.arg(i + 1);
+            int type = a.type();
+            if (type != LuaValue.TSTRING && type != LuaValue.TNUMBER) {
+                return error(BAD_ARGUMENT);
+            }
+            argv[i] = Scripting.bytes(a.strvalue());
+        }
+        CommandSpec spec = server.commands().lookup(argv[0]);
+        if (spec == null) {
+            return error(UNKNOWN_COMMAND);
+        }
+        if (!spec.subcommands().isEmpty() && (argv.length > 1 || spec.handler() == null)) {
+            if (argv.length < 2) {
+                return error(WRONG_ARITY);
+            }
+            CommandSpec sub = spec.subcommand(argv[1]);
+            if (sub == null) {
+                return error(Errors.unknownSubcommand(argv[1], Errors.printable(argv[0])));
+            }
+            spec = sub;
+        }
+        if (!spec.arityAccepts(argv.length)) {
+            return error(WRONG_ARITY);
+        }
+        if (spec.has(CommandFlags.NOSCRIPT)) {
+            return error(NOT_ALLOWED);
+        }
+        if (spec.has(CommandFlags.WRITE)) {
+            if (readOnly) {
+                return error(WRITE_IN_READ_ONLY);
+            }
+            wrote = true;
+        }
+        ScriptDispatch.call(scriptClient, spec, argv);
+        ByteBuf reply = scriptClient.reply().take();
+        try {
+            return RespToLua.read(reply);
+        } finally {
+            reply.release();
+        }
+    }
+
+    private static LuaTable error(String message) {
+        return RespToLua.tableWith(RespToLua.ERR, LuaValue.valueOf(message));
+    }
+
+    /** {@code redis.call} (raising) and {@code redis.pcall} (returning the error table). */
+    private final class Call extends VarArgFunction {
+        private final boolean raise;
+
+        Call(boolean raise) {
+            this.raise = raise;
+        }
+
+        @Override
+        public Varargs invoke(Varargs args) {
+            LuaValue result = dispatch(args);
+            if (raise && result.istable() && result.rawget(RespToLua.ERR).isstring()) {
+                throw new ReplyError(result.rawget(RespToLua.ERR).tojstring());
+            }
+            return result;
+        }
+    }
+
+    /** {@code redis.log(level, message, ...)}: the arguments joined by spaces, at the slf4j level. */
+    private static final class Log extends VarArgFunction {
+        @Override
+        public Varargs invoke(Varargs args) {
+            if (args.narg() < 2) {
+                throw new ReplyError("ERR redis.log() requires two arguments or more.");
+            }
+            if (!args.arg1().isnumber()) {
+                throw new ReplyError("ERR First argument must be a number (log level).");
+            }
+            int level = args.arg1().toint();
+            if (level < 0 || level > 3) {
+                throw new ReplyError("ERR Invalid debug level.");
+            }
+            StringBuilder sb = new StringBuilder();
+            for (int i = 2; i <= args.narg(); i++) {
+                if (i > 2) {
+                    sb.append(' ');
+                }
+                sb.append(args.arg(i).tojstring());
+            }
+            String message = sb.toString();
+            switch (level) {
+                case 0: LOG.debug(message); break;
+                case 1: LOG.info(message); break;
+                case 2: LOG.info(message); break;
+                default: LOG.warn(message);
+            }
+            return NONE;
+        }
+    }
+}

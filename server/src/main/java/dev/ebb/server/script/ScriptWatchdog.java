@@ -1,0 +1,105 @@
+package dev.ebb.server.script;
+
+import org.luaj.vm2.LuaClosure;
+import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.Prototype;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.DebugLib;
+
+/**
+ * LuaJ's instruction hook, used as Redis uses Lua's count hook: every {@value #CHECK_EVERY}
+ * instructions the running script hands control to {@link Scripting#checkpoint()}, which watches
+ * the time limit, serves other clients once the script is busy, and ends a killed script.
+ *
+ * <p>LuaJ calls {@code globals.debuglib} on every instruction, call and return when one is set;
+ * this subclass replaces DebugLib's bookkeeping (its call stack, under a lock) with a counter and a
+ * light frame stack (for the line an error happened on), so the cost per instruction is a virtual
+ * call, a store and a decrement. It is never exposed to
+ * scripts as the {@code debug} table. Error messages therefore carry no Lua traceback (Redis's
+ * carry none either). Used by the loop thread, and by LuaJ coroutine threads while the loop
+ * thread waits for them.
+ */
+final class ScriptWatchdog extends DebugLib {
+    static final int CHECK_EVERY = 4096;
+
+    private final Scripting scripting;
+    private int countdown = CHECK_EVERY;
+    // The Lua call stack as far as error lines need it: each frame's prototype (null for a Java
+    // function) and current instruction, plus the frame that returned last (a tail call's error
+    // is raised after its caller has returned).
+    private Prototype[] prototypes = new Prototype[16];
+    private int[] pcs = new int[16];
+    private int depth;
+    private Prototype returnedPrototype;
+    private int returnedPc;
+
+    ScriptWatchdog(Scripting scripting) {
+        this.scripting = scripting;
+    }
+
+    /** Forgets the frames of a previous script. */
+    void reset() {
+        depth = 0;
+        returnedPrototype = null;
+    }
+
+    /** The source line the script was at: the innermost Lua frame, else the one that returned last; 0 if none. */
+    int currentLine() {
+        for (int i = depth - 1; i >= 0; i--) {
+            if (prototypes[i] != null) {
+                return line(prototypes[i], pcs[i]);
+            }
+        }
+        return returnedPrototype == null ? 0 : line(returnedPrototype, returnedPc);
+    }
+
+    private static int line(Prototype p, int pc) {
+        return p.lineinfo != null && pc >= 0 && pc < p.lineinfo.length ? p.lineinfo[pc] : 0;
+    }
+
+    private void push(Prototype p) {
+        if (depth == prototypes.length) {
+            prototypes = java.util.Arrays.copyOf(prototypes, depth * 2);
+            pcs = java.util.Arrays.copyOf(pcs, depth * 2);
+        }
+        prototypes[depth] = p;
+        pcs[depth++] = 0;
+    }
+
+    @Override
+    public void onInstruction(int pc, Varargs v, int top) {
+        if (depth > 0) {
+            pcs[depth - 1] = pc;
+        }
+        if (--countdown == 0) {
+            countdown = CHECK_EVERY;
+            scripting.checkpoint();
+        }
+    }
+
+    @Override
+    public void onCall(LuaFunction f) {
+        push(null);
+    }
+
+    @Override
+    public void onCall(LuaClosure c, Varargs varargs, org.luaj.vm2.LuaValue[] stack) {
+        push(c.p);
+    }
+
+    @Override
+    public void onReturn() {
+        if (depth > 0) {
+            depth--;
+            if (prototypes[depth] != null) {
+                returnedPrototype = prototypes[depth];
+                returnedPc = pcs[depth];
+            }
+        }
+    }
+
+    @Override
+    public String traceback(int level) {
+        return "";
+    }
+}

@@ -1,0 +1,369 @@
+package dev.ebb.server.script;
+
+import dev.ebb.server.BusyPump;
+import dev.ebb.server.Client;
+import dev.ebb.server.ScriptDispatch;
+import dev.ebb.server.Server;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.luaj.vm2.Globals;
+import org.luaj.vm2.LoadState;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.compiler.LuaC;
+import org.luaj.vm2.lib.BaseLib;
+import org.luaj.vm2.lib.CoroutineLib;
+import org.luaj.vm2.lib.PackageLib;
+import org.luaj.vm2.lib.StringLib;
+import org.luaj.vm2.lib.TableLib;
+import org.luaj.vm2.lib.TwoArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
+import org.luaj.vm2.lib.jse.JseMathLib;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's Lua scripting engine (LuaJ): one interpreter for all scripts, the script cache
+ * (SHA1 of the body to its compiled function) and the script being run.
+ *
+ * <p>Sandbox, as Redis 7: the global table is read-only ({@code x = 1} fails with "Attempt to modify
+ * a readonly table"), reading a missing global fails ("Script attempted to access nonexistent global
+ * variable 'x'"), and there is no {@code os}, {@code io}, {@code debug}, {@code print},
+ * {@code require}, {@code dofile} or {@code loadfile}; {@code loadstring} compiles into the same
+ * sandbox. The libraries are Lua's base, string, table, math and coroutine plus Redis's
+ * {@code cjson}, {@code cmsgpack}, {@code struct} and {@code bit}, and the global {@code unpack}.
+ * Numbers print as Redis's Lua prints them (see {@link LuaNumbers}).
+ *
+ * <p>Scripts run atomically on the command loop: EVAL calls the compiled function directly and
+ * {@code redis.call} dispatches through the command table as a connection-less client
+ * ({@link ScriptDispatch}). A script is not confined to the keys it declares.
+ *
+ * <p>Thread safety: none; the command loop thread only.
+ */
+public final class Scripting {
+    private static final Pattern ERROR_POSITION = Pattern.compile("^user_script:(\\d+): ");
+    private static final String CHUNK_NAME = "user_script";
+    private static final Logger LOG = LoggerFactory.getLogger(Scripting.class);
+    private static final long SERVE_INTERVAL_NANOS = 1_000_000;
+    static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
+    static final String NOT_BUSY = "NOTBUSY No scripts in execution right now.";
+    static final String UNKILLABLE = "UNKILLABLE Sorry the script already executed write commands against the dataset."
+            + " You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE"
+            + " command.";
+
+    private final Server server;
+    private final Globals globals;
+    private final LuaTable env;
+    private final RedisLib redis;
+    private final ScriptWatchdog watchdog;
+    private final Map<String, LuaFunction> cache = new HashMap<>();
+
+    // The running script: who called it, since when, and what the watchdog has decided.
+    private Client caller;
+    private Thread loopThread;
+    private long startNanos;
+    private long thresholdNanos;
+    private long lastServeNanos;
+    private boolean busy;
+    private boolean killRequested;
+
+    public Scripting(Server server) {
+        this.server = server;
+        this.globals = new Globals();
+        this.redis = new RedisLib(server, ScriptDispatch.newScriptClient(server));
+        this.watchdog = new ScriptWatchdog(this);
+        this.globals.debuglib = watchdog;
+        this.env = sandbox(globals);
+    }
+
+    private LuaTable sandbox(Globals g) {
+        g.load(new BaseLib());
+        g.load(new PackageLib());
+        g.load(new TableLib());
+        g.load(new StringLib());
+        g.load(new JseMathLib());
+        g.load(new CoroutineLib());
+        LoadState.install(g);
+        LuaC.install(g);
+        for (String name : new String[] {"dofile", "loadfile", "print", "require", "package", "module"}) {
+            g.rawset(name, LuaValue.NIL);
+        }
+        LuaValue string = g.get("string");
+        string.rawset("format", new LuaStringFormat());
+        string.rawset("dump", LuaValue.NIL);
+        g.rawset("unpack", g.get("table").get("unpack"));
+        g.rawset("cjson", LuaCjson.library());
+        g.rawset("cmsgpack", LuaCmsgpack.library());
+        g.rawset("struct", LuaStruct.library());
+        g.rawset("bit", LuaBit.library());
+        g.rawset("redis", redis.library());
+        g.rawset("_VERSION", "Lua 5.1");
+        g.rawset("gcinfo", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return LuaValue.valueOf((int) (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) / 1024);
+            }
+        });
+
+        // The scripts' environment must be a Globals for LuaJ to call the watchdog (a closure
+        // reaches debuglib through its environment); it stays empty and reads through to g.
+        Globals readOnlyGlobals = new Globals();
+        readOnlyGlobals.debuglib = watchdog;
+        LuaTable missingGlobal = new LuaTable();
+        missingGlobal.rawset(LuaValue.INDEX, new TwoArgFunction() {
+            @Override
+            public LuaValue call(LuaValue table, LuaValue key) {
+                throw new LuaError("Script attempted to access nonexistent global variable '" + key.tojstring() + "'");
+            }
+        });
+        g.setmetatable(missingGlobal);
+        LuaTable guard = new LuaTable();
+        guard.rawset(LuaValue.INDEX, g);
+        guard.rawset(LuaValue.NEWINDEX, new org.luaj.vm2.lib.ThreeArgFunction() {
+            @Override
+            public LuaValue call(LuaValue table, LuaValue key, LuaValue value) {
+                throw new LuaError("Attempt to modify a readonly table");
+            }
+        });
+        readOnlyGlobals.setmetatable(guard);
+        g.rawset("_G", readOnlyGlobals);
+        LuaFunction loadString = new LoadString(this);
+        g.rawset("loadstring", loadString);
+        g.rawset("load", loadString);
+        return readOnlyGlobals;
+    }
+
+    /** SHA1 of {@code body} in lower-case hex: the name of a script in the cache. */
+    public static String sha1hex(byte[] body) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(body);
+            StringBuilder sb = new StringBuilder(40);
+            for (byte b : digest) {
+                sb.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+            }
+            return sb.toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is part of every Java runtime", e);
+        }
+    }
+
+    /**
+     * Compiles {@code body} into the cache (if not there yet) and returns its SHA1, or writes the
+     * compile error to {@code c} and returns null.
+     */
+    public String load(Client c, byte[] body) {
+        String sha = sha1hex(body);
+        if (cache.containsKey(sha)) {
+            return sha;
+        }
+        try {
+            cache.put(sha, compile(body, env));
+            return sha;
+        } catch (LuaError e) {
+            c.reply().error("ERR Error compiling script (new function): " + compileMessage(e));
+            return null;
+        }
+    }
+
+    LuaFunction compile(byte[] body, LuaValue environment) {
+        return compile(body, CHUNK_NAME, environment);
+    }
+
+    private LuaFunction compile(byte[] body, String chunkName, LuaValue environment) {
+        return globals.load(new ByteArrayInputStream(body), chunkName, "t", environment).checkfunction();
+    }
+
+    private static String compileMessage(LuaError e) {
+        return e.getMessage().replace("[string \"" + CHUNK_NAME + "\"]", CHUNK_NAME);
+    }
+
+    public boolean exists(String sha) {
+        return cache.containsKey(sha);
+    }
+
+    /** How many scripts the cache holds. */
+    public int cachedScripts() {
+        return cache.size();
+    }
+
+    /** SCRIPT FLUSH: forgets every cached script. */
+    public void flush() {
+        cache.clear();
+    }
+
+    /**
+     * Runs the cached script {@code sha} for {@code caller} with the given KEYS and ARGV and writes
+     * its result (or its error) as the caller's reply. The caller has checked that it exists.
+     */
+    public void run(Client caller, String sha, byte[][] keys, byte[][] args, boolean readOnly) {
+        LuaFunction fn = cache.get(sha);
+        globals.rawset("KEYS", array(keys));
+        globals.rawset("ARGV", array(args));
+        redis.begin(caller, readOnly);
+        this.caller = caller;
+        this.loopThread = Thread.currentThread();
+        this.startNanos = System.nanoTime();
+        this.thresholdNanos = server.config().busyReplyThreshold() * 1_000_000L;
+        this.busy = false;
+        this.killRequested = false;
+        watchdog.reset();
+        try {
+            LuaValue result = fn.call();
+            LuaToResp.write(caller.reply(), result, redis.resp());
+        } catch (LuaError e) {
+            caller.reply().error(errorReply(e, sha, watchdog.currentLine()));
+        } catch (StackOverflowError e) {
+            caller.reply().error("ERR Error running script, stack overflow script: " + sha + ", on @user_script:0.");
+        } finally {
+            if (busy) {
+                LOG.warn("Slow script finished after {} ms", (System.nanoTime() - startNanos) / 1_000_000);
+            }
+            this.caller = null;
+            this.busy = false;
+            this.killRequested = false;
+            redis.end();
+        }
+    }
+
+    /**
+     * True while a script runs past {@code busy-reply-threshold}: other clients then get
+     * {@code -BUSY} (see {@link dev.ebb.server.BusyPump}).
+     */
+    public boolean busy() {
+        return busy;
+    }
+
+    /**
+     * Called by the watchdog every few thousand instructions. Past the threshold the script is
+     * busy: about once a millisecond it serves the other clients (on the loop thread only), and
+     * once SCRIPT KILL or SHUTDOWN NOSAVE asked for it, it raises the kill error, again at every
+     * checkpoint so that a {@code pcall} cannot swallow it for good (as Redis's hook does).
+     */
+    void checkpoint() {
+        if (caller == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (!busy) {
+            if (now - startNanos < thresholdNanos) {
+                return;
+            }
+            busy = true;
+            LOG.warn("Slow script detected: still in execution after {} milliseconds. You can try killing the script"
+                    + " using the SCRIPT KILL command.", (now - startNanos) / 1_000_000);
+        }
+        if (Thread.currentThread() == loopThread && now - lastServeNanos >= SERVE_INTERVAL_NANOS) {
+            lastServeNanos = now;
+            BusyPump.serve(server, caller);
+        }
+        if (killRequested) {
+            throw new ReplyError(KILLED);
+        }
+    }
+
+    /**
+     * SCRIPT KILL: asks the busy script to stop, unless it has already written (then it must run
+     * to its end, or the server be stopped with SHUTDOWN NOSAVE).
+     */
+    public void kill(Client c) {
+        if (caller == null) {
+            c.reply().error(NOT_BUSY);
+        } else if (redis.wrote()) {
+            c.reply().error(UNKILLABLE);
+        } else {
+            killRequested = true;
+            c.reply().ok();
+        }
+    }
+
+    /** SHUTDOWN NOSAVE during a busy script: the script ends now, writes or not. */
+    public void abortForShutdown() {
+        if (caller != null) {
+            killRequested = true;
+        }
+    }
+
+    private static LuaTable array(byte[][] values) {
+        LuaTable t = new LuaTable(values.length, 0);
+        for (int i = 0; i < values.length; i++) {
+            t.rawset(i + 1, LuaString.valueOf(values[i]));
+        }
+        return t;
+    }
+
+    /**
+     * Redis 7's text for a script that raised an error: an error reply ({@code redis.call} failing)
+     * or an error table ({@code error(redis.error_reply(...))}) keeps its own text; any other error
+     * becomes {@code ERR user_script:<line>: <message>}; all end in
+     * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
+     * place the error (an error in a tail call is raised after its caller returned).
+     */
+    static String errorReply(LuaError e, String sha, int fallbackLine) {
+        String text = e.getMessage() == null ? "" : e.getMessage().strip();
+        Matcher position = ERROR_POSITION.matcher(text);
+        boolean placed = position.find();
+        String line = placed ? position.group(1) : Integer.toString(fallbackLine);
+        LuaValue object = e.getMessageObject();
+        String message;
+        if (e instanceof ReplyError) {
+            message = object.tojstring();
+        } else if (object != null && object.istable() && object.rawget(RespToLua.ERR).isstring()) {
+            message = object.rawget(RespToLua.ERR).tojstring();
+        } else {
+            message = "ERR " + (placed ? text : "user_script:" + line + ": " + text);
+        }
+        if (message.startsWith("-")) {
+            message = message.substring(1);
+        }
+        return message + " script: " + sha + ", on @user_script:" + line + ".";
+    }
+
+    Server server() {
+        return server;
+    }
+
+    LuaTable env() {
+        return env;
+    }
+
+    /** {@code loadstring(s [, name])}: compiles {@code s} into the sandbox; nil and the message on error. */
+    private static final class LoadString extends VarArgFunction {
+        private final Scripting scripting;
+
+        LoadString(Scripting scripting) {
+            this.scripting = scripting;
+        }
+
+        @Override
+        public Varargs invoke(Varargs args) {
+            LuaString s = args.checkstring(1);
+            byte[] body = new byte[s.length()];
+            s.copyInto(0, body, 0, body.length);
+            try {
+                return scripting.compile(body, args.optjstring(2, s.tojstring()), scripting.env);
+            } catch (LuaError e) {
+                return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(e.getMessage()));
+            }
+        }
+    }
+
+    static byte[] bytes(LuaString s) {
+        byte[] b = new byte[s.length()];
+        s.copyInto(0, b, 0, b.length);
+        return b;
+    }
+
+    static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

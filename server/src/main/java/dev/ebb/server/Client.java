@@ -148,9 +148,9 @@ public final class Client {
         this.lastCommand = command;
     }
 
-    /** Whether the cron's idle timeout must leave this client alone: a subscriber, or {@link #FLAG_IDLE_TIMEOUT_EXEMPT}. */
+    /** Whether the cron's idle timeout must leave this client alone: a subscriber, a blocked client, or {@link #FLAG_IDLE_TIMEOUT_EXEMPT}. */
     public boolean exemptFromIdleTimeout() {
-        return hasFlag(FLAG_IDLE_TIMEOUT_EXEMPT) || subscriptions().active();
+        return hasFlag(FLAG_IDLE_TIMEOUT_EXEMPT) || subscriptions().active() || server.blockingKeys().isBlocked(this);
     }
 
     /** The last command run, or null before the first. */

@@ -70,4 +70,27 @@ class IdleTimeoutTest {
                     new String(subscriber.getInputStream().readNBytes(message.length), StandardCharsets.US_ASCII));
         }
     }
+
+    @Test
+    void aClientBlockedInBlpopShouldSurviveTheTimeoutAsInRedis() throws Exception {
+        try (Socket blocked = new Socket(ebb.host(), ebb.port())) {
+            blocked.setSoTimeout(5000);
+            blocked.getOutputStream().write("BLPOP jobs 0\r\n".getBytes(StandardCharsets.US_ASCII));
+            try (Jedis observer = new Jedis(ebb.host(), ebb.port())) {
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (!observer.info("clients").contains("blocked_clients:1") && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+            }
+
+            ebb.advanceClock(60_000);
+            Thread.sleep(200);
+
+            try (Jedis pusher = new Jedis(ebb.host(), ebb.port())) {
+                assertEquals(1L, pusher.rpush("jobs", "j1"));
+            }
+            String reply = "*2\r\n$4\r\njobs\r\n$2\r\nj1\r\n";
+            assertEquals(reply, new String(blocked.getInputStream().readNBytes(reply.length()), StandardCharsets.US_ASCII));
+        }
+    }
 }

@@ -4,6 +4,8 @@ import static dev.ebb.server.command.ListCommands.HEAD;
 import static dev.ebb.server.command.ListCommands.TAIL;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.types.ListValue;
 import java.util.Arrays;
 
@@ -78,19 +80,24 @@ public final class ListMoveCommands {
         ListValue sourceList = (ListValue) src;
         long srcBefore = sourceList.memoryBytes();
         byte[] element = ListCommands.pop(sourceList, from);
+        // Redis publishes the push on the destination first, then the pop on the source (and "del").
+        String pushEvent = to == HEAD ? "lpush" : "rpush";
+        String popEvent = from == HEAD ? "lpop" : "rpop";
         if (dst == null) {
-            ListCommands.finishChange(c, source, sourceList, srcBefore);
             ListValue created = new ListValue();
             ListCommands.push(created, to, element);
-            ListCommands.storeNew(c, destination, created);
+            ListCommands.storeNew(c, destination, created, pushEvent);
+            ListCommands.finishChange(c, source, sourceList, srcBefore, popEvent);
         } else {
             ListValue target = (ListValue) dst;
             long dstBefore = target == sourceList ? srcBefore : target.memoryBytes();
             ListCommands.push(target, to, element);
+            ListCommands.finishChange(c, destination, target, dstBefore, pushEvent);
             if (target != sourceList) {
-                ListCommands.finishChange(c, source, sourceList, srcBefore);
+                ListCommands.finishChange(c, source, sourceList, srcBefore, popEvent);
+            } else {
+                Notifications.notify(c, NotifyKeyspaceEvents.LIST, popEvent, source);
             }
-            ListCommands.finishChange(c, destination, target, dstBefore);
             c.server().blockingKeys().signalKeyAsReady(c.db(), destination);
         }
         c.reply().bulk(element);
@@ -171,7 +178,7 @@ public final class ListMoveCommands {
                 for (int i = 0; i < n; i++) {
                     c.reply().bulk(ListCommands.pop(list, request.where()));
                 }
-                ListCommands.finishChange(c, key, list, before);
+                ListCommands.finishChange(c, key, list, before, request.where() == HEAD ? "lpop" : "rpop");
                 return true;
             }
         }
@@ -243,7 +250,7 @@ public final class ListMoveCommands {
                 c.reply().arrayHeader(2);
                 c.reply().bulk(key);
                 c.reply().bulk(ListCommands.pop(list, where));
-                ListCommands.finishChange(c, key, list, before);
+                ListCommands.finishChange(c, key, list, before, where == HEAD ? "lpop" : "rpop");
                 return true;
             }
         }

@@ -9,7 +9,6 @@ import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
-import dev.ebb.storage.Database;
 import dev.ebb.storage.zset.SortedSet;
 import java.util.List;
 
@@ -204,7 +203,6 @@ public final class ZSetCommands {
         if (v == Values.WRONG_TYPE) {
             return;
         }
-        Database db = c.db();
         SortedSet set = (SortedSet) v;
         boolean created = false;
         if (set == null) {
@@ -237,12 +235,13 @@ public final class ZSetCommands {
                 processed++;
             }
         }
+        String event = incr ? "zincr" : "zadd";
         if (created) {
             if (set.size() > 0) {
-                db.add(key, set, c.server().nowMs());
+                ZSetSupport.storeNew(c, key, set, event);
             }
-        } else {
-            ZSetSupport.afterWrite(db, key, set, before);
+        } else if (added + updated > 0) {
+            ZSetSupport.afterWrite(c, key, set, before, event);
         }
         if (incr) {
             if (processed > 0) {
@@ -319,7 +318,9 @@ public final class ZSetCommands {
                 removed++;
             }
         }
-        ZSetSupport.afterWrite(c.db(), argv[1], set, before);
+        if (removed > 0) {
+            ZSetSupport.afterWrite(c, argv[1], set, before, "zrem");
+        }
         c.reply().integer(removed);
     }
 

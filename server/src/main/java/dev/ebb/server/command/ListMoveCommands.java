@@ -22,7 +22,7 @@ import java.util.Arrays;
  */
 public final class ListMoveCommands {
     /** Returned by {@link #deadlineOrReply} after an error reply. */
-    private static final long INVALID_TIMEOUT = -1;
+    static final long INVALID_TIMEOUT = -1;
 
     private ListMoveCommands() {
     }

@@ -88,6 +88,7 @@ class AggregateNotificationsTest {
             {"HDEL", "h2", "a"},
             {"LTRIM", "l3", "5", "6"},
             {"LREM", "l", "zz", "0"},
+            {"BZPOPMIN", "z3", "1"},
             {"BLPOP", "l2", "1"},
     };
 
@@ -100,7 +101,7 @@ class AggregateNotificationsTest {
             "zremrangebyscore z", "zadd z", "zremrangebyrank z", "zremrangebylex z", "zpopmin z", "zpopmax z",
             "zadd z", "zunionstore zd", "zinterstore zd", "zdiffstore zd", "zrangestore zd", "del zd", "zpopmin z",
             "del z", "sadd s3", "spop s3", "rpush l3", "rpush l3", "lpop l3", "zadd z3", "zincr z3", "hset h2",
-            "hdel h2", "del h2", "ltrim l3", "del l3", "lpop l2");
+            "hdel h2", "del h2", "ltrim l3", "del l3", "zpopmin z3", "del z3", "lpop l2");
 
     @Test
     void aggregateWritesShouldPublishRedisEventSequence() throws Exception {

@@ -288,13 +288,14 @@ public final class ListMoveCommands {
         block(c, new byte[][] {source}, deadline, client -> serveMove(client, source, destination, from, to));
     }
 
+    /** BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]; as Redis, the timeout is checked last. */
     static void blmpop(Client c, byte[][] argv) {
-        long deadline = deadlineOrReply(c, argv[1]);
-        if (deadline == INVALID_TIMEOUT) {
+        MultiPop request = multiPopOrReply(c, argv, 2);
+        if (request == null) {
             return;
         }
-        MultiPop request = multiPopOrReply(c, argv, 2);
-        if (request == null || serveMultiPop(c, request)) {
+        long deadline = deadlineOrReply(c, argv[1]);
+        if (deadline == INVALID_TIMEOUT || serveMultiPop(c, request)) {
             return;
         }
         block(c, request.keys(), deadline, client -> serveMultiPop(client, request));

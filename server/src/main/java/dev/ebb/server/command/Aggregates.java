@@ -8,9 +8,10 @@ import dev.ebb.storage.Database;
 import dev.ebb.storage.MemoryEstimated;
 
 /**
- * Helpers shared by the aggregate families (hashes, sets, lists): typed look-ups that answer
- * WRONGTYPE themselves, memory accounting for values changed in place, and the cursor/MATCH/COUNT
- * parsing of HSCAN and SSCAN.
+ * Helpers shared by the aggregate families (hashes, sets, lists; sorted sets for the end of a
+ * write): typed look-ups that answer WRONGTYPE themselves, the end of every in-place change
+ * ({@link #changed}: memory, WATCH signal, keyspace event, deletion when empty), and the
+ * cursor/MATCH/COUNT parsing of HSCAN and SSCAN.
  */
 final class Aggregates {
     /** As SCAN: COUNT bounds the dict scan steps taken, at most COUNT * 10 of them. */

@@ -20,8 +20,8 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The hash family: HSET, HGET, HINCRBY, HRANDFIELD, HSCAN … over {@link HashValue}. Writes go
  * through {@link #hashForWriteOrReply} (creating the hash when asked) and end with
- * {@link #finishWrite}, which stores a new hash or reports the memory change of an existing one
- * and deletes it once empty.
+ * {@link #finishWrite}, which stores a new hash or ends the change of an existing one through
+ * {@link Aggregates#changed} (memory, WATCH signal, keyspace event, deletion once empty).
  */
 public final class HashCommands {
     /** Largest HRANDFIELD count WITH VALUES Redis accepts (LONG_MAX / 2). */

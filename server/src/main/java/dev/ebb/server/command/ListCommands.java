@@ -18,8 +18,8 @@ import java.util.List;
 /**
  * The list family over {@link ListValue}: pushes, pops, ranges and edits here; the moves, LMPOP and
  * the blocking forms in {@link ListMoveCommands}. Every change ends in {@link #finishChange}, which
- * applies the listpack/quicklist naming rule, accounts for memory and deletes an emptied list;
- * every push signals {@link dev.ebb.server.BlockingKeys} so blocked clients are served after the
+ * applies the listpack/quicklist naming rule, then {@link Aggregates#changed}: memory, WATCH
+ * signal, keyspace event, deletion of an emptied list; every push that creates a list signals {@link dev.ebb.server.BlockingKeys} so blocked clients are served after the
  * command.
  */
 public final class ListCommands {
@@ -133,15 +133,16 @@ public final class ListCommands {
     }
 
     /**
-     * Ends a change of a stored list: listpack/quicklist naming for {@code list-max-listpack-size},
-     * the memory change since {@code before}, and deletion when empty.
+     * Ends a change of a stored list (call only if it changed): listpack/quicklist naming for
+     * {@code list-max-listpack-size}, then {@link Aggregates#changed} with the keyspace event
+     * {@code event}: memory change since {@code before}, WATCH signal, deletion when empty.
      */
     static void finishChange(Client c, byte[] key, ListValue list, long before, String event) {
         list.fitEncoding(c.server().config().listMaxListpackSize());
         Aggregates.changed(c, key, list, before, list.size() == 0, NotifyKeyspaceEvents.LIST, event);
     }
 
-    /** Stores a list this command created, and signals its key to blocked clients. */
+    /** Stores a list this command created, publishes {@code event}, and signals its key to blocked clients. */
     static void storeNew(Client c, byte[] key, ListValue list, String event) {
         list.fitEncoding(c.server().config().listMaxListpackSize());
         Aggregates.created(c, key, list, NotifyKeyspaceEvents.LIST, event);

@@ -18,8 +18,9 @@ import java.util.List;
  * {@link ZSetRangeCommands}, pops, random members and ZSCAN in {@link ZSetPopCommands}, and the
  * set algebra in {@link ZSetAlgebraCommands}. ZADD and ZINCRBY share {@link #zaddGeneric}.
  *
- * <p>The value is a {@link SortedSet} changed in place; every write reports the change of its
- * memory estimate and deletes the key when the set becomes empty ({@link ZSetSupport#afterWrite}).
+ * <p>The value is a {@link SortedSet} changed in place; every write that changed it reports the
+ * change of its memory estimate, signals WATCH, publishes its keyspace event and deletes the key
+ * when the set becomes empty ({@link ZSetSupport#afterWrite}).
  */
 public final class ZSetCommands {
     private static final int CH = 1 << 8;

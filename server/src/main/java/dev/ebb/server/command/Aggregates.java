@@ -1,14 +1,17 @@
 package dev.ebb.server.command;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.server.util.Glob;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.MemoryEstimated;
 
 /**
- * Helpers shared by the aggregate families (hashes, sets, lists): typed look-ups that answer
- * WRONGTYPE themselves, memory accounting for values changed in place, and the cursor/MATCH/COUNT
- * parsing of HSCAN and SSCAN.
+ * Helpers shared by the aggregate families (hashes, sets, lists; sorted sets for the end of a
+ * write): typed look-ups that answer WRONGTYPE themselves, the end of every in-place change
+ * ({@link #changed}: memory, WATCH signal, keyspace event, deletion when empty), and the
+ * cursor/MATCH/COUNT parsing of HSCAN and SSCAN.
  */
 final class Aggregates {
     /** As SCAN: COUNT bounds the dict scan steps taken, at most COUNT * 10 of them. */
@@ -41,16 +44,33 @@ final class Aggregates {
     }
 
     /**
-     * Ends an in-place change of a stored aggregate: reports the change of its memory estimate
-     * to the database ({@code before} is {@code memoryBytes()} read before the change), and
-     * deletes the key if the change left the aggregate empty, as Redis does.
+     * Ends an in-place change of a stored aggregate, the one choke point of every aggregate write
+     * that changed something: reports the change of its memory estimate to the database
+     * ({@code before} is {@code memoryBytes()} read before the change), signals the key as
+     * modified (WATCH), publishes the keyspace event {@code event} of class {@code type}, and, if
+     * the change left the aggregate empty, deletes the key and publishes "del", as Redis does.
+     * Call it only when the command changed the value (or where Redis signals regardless, as HSET).
      */
-    static void changed(Client c, byte[] key, MemoryEstimated value, long before, boolean empty) {
+    static void changed(Client c, byte[] key, MemoryEstimated value, long before, boolean empty, int type,
+            String event) {
         Database db = c.db();
         db.adjustMemory(value.memoryBytes() - before);
+        Notifications.notify(c, type, event, key);
         if (empty) {
             db.delete(key);
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
+        } else {
+            db.signalModifiedKey(key);
         }
+    }
+
+    /**
+     * Stores an aggregate this command created at the missing {@code key} (the database signals
+     * the new key itself) and publishes the keyspace event {@code event} of class {@code type}.
+     */
+    static void created(Client c, byte[] key, Object value, int type, String event) {
+        c.db().add(key, value, c.server().nowMs());
+        Notifications.notify(c, type, event, key);
     }
 
     /**

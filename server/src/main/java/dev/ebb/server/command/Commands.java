@@ -18,6 +18,7 @@ public final class Commands {
             TransactionCommands.specs(),
             ClusterCommands.specs(),
             ZSetCommands.specs(),
+            ZSetBlockingCommands.specs(),
             HashCommands.specs(),
             SetCommands.specs(),
             ListCommands.specs(),

@@ -7,6 +7,7 @@ import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.storage.types.HashValue;
 import java.nio.ByteBuffer;
@@ -19,8 +20,8 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The hash family: HSET, HGET, HINCRBY, HRANDFIELD, HSCAN … over {@link HashValue}. Writes go
  * through {@link #hashForWriteOrReply} (creating the hash when asked) and end with
- * {@link #finishWrite}, which stores a new hash or reports the memory change of an existing one
- * and deletes it once empty.
+ * {@link #finishWrite}, which stores a new hash or ends the change of an existing one through
+ * {@link Aggregates#changed} (memory, WATCH signal, keyspace event, deletion once empty).
  */
 public final class HashCommands {
     /** Largest HRANDFIELD count WITH VALUES Redis accepts (LONG_MAX / 2). */
@@ -94,14 +95,15 @@ public final class HashCommands {
         return Aggregates.lookupWriteOrReply(c, key, HashValue.class);
     }
 
-    /** Stores a hash created by this command, or accounts for the change of an existing one. */
-    private static void finishWrite(Client c, byte[] key, HashValue h, boolean created, long before) {
+    /**
+     * Stores a hash created by this command, or accounts for the change of an existing one, and
+     * publishes the keyspace event {@code event} (Redis's signalModifiedKey and notification).
+     */
+    private static void finishWrite(Client c, byte[] key, HashValue h, boolean created, long before, String event) {
         if (created) {
-            if (h.size() > 0) {
-                c.db().add(key, h, c.server().nowMs());
-            }
+            Aggregates.created(c, key, h, NotifyKeyspaceEvents.HASH, event);
         } else {
-            Aggregates.changed(c, key, h, before, h.size() == 0);
+            Aggregates.changed(c, key, h, before, h.size() == 0, NotifyKeyspaceEvents.HASH, event);
         }
     }
 
@@ -141,7 +143,7 @@ public final class HashCommands {
                 added++;
             }
         }
-        finishWrite(c, argv[1], h, found == null, before);
+        finishWrite(c, argv[1], h, found == null, before, "hset");
         return added;
     }
 
@@ -157,7 +159,7 @@ public final class HashCommands {
         }
         long before = h.memoryBytes();
         put(c, h, argv[2], argv[3]);
-        finishWrite(c, argv[1], h, found == null, before);
+        finishWrite(c, argv[1], h, found == null, before, "hset");
         c.reply().integer(1);
     }
 
@@ -236,7 +238,9 @@ public final class HashCommands {
                 deleted++;
             }
         }
-        Aggregates.changed(c, argv[1], h, before, h.size() == 0);
+        if (deleted > 0) {
+            Aggregates.changed(c, argv[1], h, before, h.size() == 0, NotifyKeyspaceEvents.HASH, "hdel");
+        }
         c.reply().integer(deleted);
     }
 
@@ -294,7 +298,7 @@ public final class HashCommands {
         long result = value + increment;
         long before = h.memoryBytes();
         put(c, h, argv[2], StringCommands.decimalBytes(result));
-        finishWrite(c, argv[1], h, found == null, before);
+        finishWrite(c, argv[1], h, found == null, before, "hincrby");
         c.reply().integer(result);
     }
 
@@ -328,7 +332,7 @@ public final class HashCommands {
         byte[] text = sum.toHumanBytes();
         long before = h.memoryBytes();
         put(c, h, argv[2], text);
-        finishWrite(c, argv[1], h, found == null, before);
+        finishWrite(c, argv[1], h, found == null, before, "hincrbyfloat");
         c.reply().bulk(text);
     }
 

@@ -10,6 +10,7 @@ import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.storage.types.ListValue;
 import java.util.Arrays;
 import java.util.List;
@@ -17,8 +18,8 @@ import java.util.List;
 /**
  * The list family over {@link ListValue}: pushes, pops, ranges and edits here; the moves, LMPOP and
  * the blocking forms in {@link ListMoveCommands}. Every change ends in {@link #finishChange}, which
- * applies the listpack/quicklist naming rule, accounts for memory and deletes an emptied list;
- * every push signals {@link dev.ebb.server.BlockingKeys} so blocked clients are served after the
+ * applies the listpack/quicklist naming rule, then {@link Aggregates#changed}: memory, WATCH
+ * signal, keyspace event, deletion of an emptied list; every push that creates a list signals {@link dev.ebb.server.BlockingKeys} so blocked clients are served after the
  * command.
  */
 public final class ListCommands {
@@ -132,18 +133,19 @@ public final class ListCommands {
     }
 
     /**
-     * Ends a change of a stored list: listpack/quicklist naming for {@code list-max-listpack-size},
-     * the memory change since {@code before}, and deletion when empty.
+     * Ends a change of a stored list (call only if it changed): listpack/quicklist naming for
+     * {@code list-max-listpack-size}, then {@link Aggregates#changed} with the keyspace event
+     * {@code event}: memory change since {@code before}, WATCH signal, deletion when empty.
      */
-    static void finishChange(Client c, byte[] key, ListValue list, long before) {
+    static void finishChange(Client c, byte[] key, ListValue list, long before, String event) {
         list.fitEncoding(c.server().config().listMaxListpackSize());
-        Aggregates.changed(c, key, list, before, list.size() == 0);
+        Aggregates.changed(c, key, list, before, list.size() == 0, NotifyKeyspaceEvents.LIST, event);
     }
 
-    /** Stores a list this command created, and signals its key to blocked clients. */
-    static void storeNew(Client c, byte[] key, ListValue list) {
+    /** Stores a list this command created, publishes {@code event}, and signals its key to blocked clients. */
+    static void storeNew(Client c, byte[] key, ListValue list, String event) {
         list.fitEncoding(c.server().config().listMaxListpackSize());
-        c.db().add(key, list, c.server().nowMs());
+        Aggregates.created(c, key, list, NotifyKeyspaceEvents.LIST, event);
         c.server().blockingKeys().signalKeyAsReady(c.db(), key);
     }
 
@@ -189,10 +191,11 @@ public final class ListCommands {
         for (int i = 2; i < argv.length; i++) {
             push(list, where, argv[i]);
         }
+        String event = where == HEAD ? "lpush" : "rpush";
         if (found == null) {
-            storeNew(c, argv[1], list);
+            storeNew(c, argv[1], list, event);
         } else {
-            finishChange(c, argv[1], list, before);
+            finishChange(c, argv[1], list, before, event);
         }
         c.reply().integer(list.size());
     }
@@ -245,8 +248,11 @@ public final class ListCommands {
             for (int i = 0; i < n; i++) {
                 c.reply().bulk(pop(list, where));
             }
+            if (n == 0) {
+                return;
+            }
         }
-        finishChange(c, argv[1], list, before);
+        finishChange(c, argv[1], list, before, where == HEAD ? "lpop" : "rpop");
     }
 
     static void llen(Client c, byte[][] argv) {
@@ -332,7 +338,7 @@ public final class ListCommands {
         }
         long before = list.memoryBytes();
         list.set(at, argv[3]);
-        finishChange(c, argv[1], list, before);
+        finishChange(c, argv[1], list, before, "lset");
         c.reply().ok();
     }
 
@@ -359,7 +365,7 @@ public final class ListCommands {
             if (Arrays.equals(list.get(i), argv[3])) {
                 long before = list.memoryBytes();
                 list.insert(after ? i + 1 : i, argv[4]);
-                finishChange(c, argv[1], list, before);
+                finishChange(c, argv[1], list, before, "linsert");
                 c.reply().integer(list.size());
                 return;
             }
@@ -402,7 +408,9 @@ public final class ListCommands {
                 }
             }
         }
-        finishChange(c, argv[1], list, before);
+        if (removed > 0) {
+            finishChange(c, argv[1], list, before, "lrem");
+        }
         c.reply().integer(removed);
     }
 
@@ -434,7 +442,7 @@ public final class ListCommands {
         } else {
             list.retain((int) start, (int) Math.min(end, size - 1));
         }
-        finishChange(c, argv[1], list, before);
+        finishChange(c, argv[1], list, before, "ltrim");
         c.reply().ok();
     }
 

@@ -4,6 +4,8 @@ import static dev.ebb.server.command.ListCommands.HEAD;
 import static dev.ebb.server.command.ListCommands.TAIL;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.types.ListValue;
 import java.util.Arrays;
 
@@ -20,7 +22,7 @@ import java.util.Arrays;
  */
 public final class ListMoveCommands {
     /** Returned by {@link #deadlineOrReply} after an error reply. */
-    private static final long INVALID_TIMEOUT = -1;
+    static final long INVALID_TIMEOUT = -1;
 
     private ListMoveCommands() {
     }
@@ -78,19 +80,24 @@ public final class ListMoveCommands {
         ListValue sourceList = (ListValue) src;
         long srcBefore = sourceList.memoryBytes();
         byte[] element = ListCommands.pop(sourceList, from);
+        // Redis publishes the push on the destination first, then the pop on the source (and "del").
+        String pushEvent = to == HEAD ? "lpush" : "rpush";
+        String popEvent = from == HEAD ? "lpop" : "rpop";
         if (dst == null) {
-            ListCommands.finishChange(c, source, sourceList, srcBefore);
             ListValue created = new ListValue();
             ListCommands.push(created, to, element);
-            ListCommands.storeNew(c, destination, created);
+            ListCommands.storeNew(c, destination, created, pushEvent);
+            ListCommands.finishChange(c, source, sourceList, srcBefore, popEvent);
         } else {
             ListValue target = (ListValue) dst;
             long dstBefore = target == sourceList ? srcBefore : target.memoryBytes();
             ListCommands.push(target, to, element);
+            ListCommands.finishChange(c, destination, target, dstBefore, pushEvent);
             if (target != sourceList) {
-                ListCommands.finishChange(c, source, sourceList, srcBefore);
+                ListCommands.finishChange(c, source, sourceList, srcBefore, popEvent);
+            } else {
+                Notifications.notify(c, NotifyKeyspaceEvents.LIST, popEvent, source);
             }
-            ListCommands.finishChange(c, destination, target, dstBefore);
             c.server().blockingKeys().signalKeyAsReady(c.db(), destination);
         }
         c.reply().bulk(element);
@@ -171,7 +178,7 @@ public final class ListMoveCommands {
                 for (int i = 0; i < n; i++) {
                     c.reply().bulk(ListCommands.pop(list, request.where()));
                 }
-                ListCommands.finishChange(c, key, list, before);
+                ListCommands.finishChange(c, key, list, before, request.where() == HEAD ? "lpop" : "rpop");
                 return true;
             }
         }
@@ -243,7 +250,7 @@ public final class ListMoveCommands {
                 c.reply().arrayHeader(2);
                 c.reply().bulk(key);
                 c.reply().bulk(ListCommands.pop(list, where));
-                ListCommands.finishChange(c, key, list, before);
+                ListCommands.finishChange(c, key, list, before, where == HEAD ? "lpop" : "rpop");
                 return true;
             }
         }
@@ -281,13 +288,14 @@ public final class ListMoveCommands {
         block(c, new byte[][] {source}, deadline, client -> serveMove(client, source, destination, from, to));
     }
 
+    /** BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]; as Redis, the timeout is checked last. */
     static void blmpop(Client c, byte[][] argv) {
-        long deadline = deadlineOrReply(c, argv[1]);
-        if (deadline == INVALID_TIMEOUT) {
+        MultiPop request = multiPopOrReply(c, argv, 2);
+        if (request == null) {
             return;
         }
-        MultiPop request = multiPopOrReply(c, argv, 2);
-        if (request == null || serveMultiPop(c, request)) {
+        long deadline = deadlineOrReply(c, argv[1]);
+        if (deadline == INVALID_TIMEOUT || serveMultiPop(c, request)) {
             return;
         }
         block(c, request.keys(), deadline, client -> serveMultiPop(client, request));

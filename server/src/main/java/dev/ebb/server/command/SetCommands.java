@@ -8,6 +8,8 @@ import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.storage.types.SetValue;
 import java.nio.ByteBuffer;
@@ -115,9 +117,9 @@ public final class SetCommands {
             }
         }
         if (found == null) {
-            c.db().add(argv[1], set, c.server().nowMs());
-        } else {
-            Aggregates.changed(c, argv[1], set, before, false);
+            Aggregates.created(c, argv[1], set, NotifyKeyspaceEvents.SET, "sadd");
+        } else if (added > 0) {
+            Aggregates.changed(c, argv[1], set, before, false, NotifyKeyspaceEvents.SET, "sadd");
         }
         c.reply().integer(added);
     }
@@ -139,7 +141,9 @@ public final class SetCommands {
                 removed++;
             }
         }
-        Aggregates.changed(c, argv[1], set, before, set.size() == 0);
+        if (removed > 0) {
+            Aggregates.changed(c, argv[1], set, before, set.size() == 0, NotifyKeyspaceEvents.SET, "srem");
+        }
         c.reply().integer(removed);
     }
 
@@ -226,7 +230,12 @@ public final class SetCommands {
             // The whole set, in its iteration order (sorted for an intset), as Redis replies it.
             c.reply().setHeader(set.size());
             set.forEach(member -> c.reply().bulk(member));
+            Notifications.notify(c, NotifyKeyspaceEvents.SET, "spop", argv[1]);
             c.db().delete(argv[1]);
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
+            return;
+        } else if (count == 0) {
+            c.reply().setHeader(0);
             return;
         } else {
             int n = (int) Math.min(count, set.size());
@@ -235,7 +244,7 @@ public final class SetCommands {
                 c.reply().bulk(set.popRandom(random.nextLong()));
             }
         }
-        Aggregates.changed(c, argv[1], set, before, set.size() == 0);
+        Aggregates.changed(c, argv[1], set, before, set.size() == 0, NotifyKeyspaceEvents.SET, "spop");
     }
 
     /**
@@ -337,16 +346,17 @@ public final class SetCommands {
             c.reply().integer(0);
             return;
         }
-        Aggregates.changed(c, argv[1], from, fromBefore, from.size() == 0);
+        Aggregates.changed(c, argv[1], from, fromBefore, from.size() == 0, NotifyKeyspaceEvents.SET, "srem");
         if (dst == null) {
             SetValue to = new SetValue();
             add(c, to, argv[3]);
-            c.db().add(argv[2], to, c.server().nowMs());
+            Aggregates.created(c, argv[2], to, NotifyKeyspaceEvents.SET, "sadd");
         } else {
             SetValue to = (SetValue) dst;
             long toBefore = to.memoryBytes();
-            add(c, to, argv[3]);
-            Aggregates.changed(c, argv[2], to, toBefore, false);
+            if (add(c, to, argv[3])) {
+                Aggregates.changed(c, argv[2], to, toBefore, false, NotifyKeyspaceEvents.SET, "sadd");
+            }
         }
         c.reply().integer(1);
     }
@@ -396,21 +406,21 @@ public final class SetCommands {
     static void sinterstore(Client c, byte[][] argv) {
         SetValue[] sets = setsOrReply(c, argv, 2, argv.length, true);
         if (sets != null) {
-            store(c, argv[1], intersection(sets, Long.MAX_VALUE));
+            store(c, argv[1], intersection(sets, Long.MAX_VALUE), "sinterstore");
         }
     }
 
     static void sunionstore(Client c, byte[][] argv) {
         SetValue[] sets = setsOrReply(c, argv, 2, argv.length, true);
         if (sets != null) {
-            store(c, argv[1], union(sets));
+            store(c, argv[1], union(sets), "sunionstore");
         }
     }
 
     static void sdiffstore(Client c, byte[][] argv) {
         SetValue[] sets = setsOrReply(c, argv, 2, argv.length, true);
         if (sets != null) {
-            store(c, argv[1], difference(sets));
+            store(c, argv[1], difference(sets), "sdiffstore");
         }
     }
 
@@ -562,11 +572,16 @@ public final class SetCommands {
         }
     }
 
-    /** The STORE forms: the result replaces {@code destination} (any type, TTL dropped), or deletes it when empty. */
-    private static void store(Client c, byte[] destination, List<byte[]> members) {
+    /**
+     * The STORE forms: the result replaces {@code destination} (any type, TTL dropped) and
+     * publishes {@code event}, or deletes it when empty (publishing "del" if it existed).
+     */
+    private static void store(Client c, byte[] destination, List<byte[]> members, String event) {
         if (members.isEmpty()) {
             c.db().expireIfNeeded(destination, c.server().nowMs());
-            c.db().delete(destination);
+            if (c.db().delete(destination) != null) {
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", destination);
+            }
             c.reply().integer(0);
             return;
         }
@@ -575,6 +590,7 @@ public final class SetCommands {
             add(c, result, member);
         }
         c.db().setKey(destination, result, c.server().nowMs());
+        Notifications.notify(c, NotifyKeyspaceEvents.SET, event, destination);
         c.reply().integer(result.size());
     }
 }

@@ -2,6 +2,7 @@ package dev.ebb.server.command;
 
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
+import dev.ebb.storage.types.SetValue;
 import dev.ebb.storage.zset.SortedSet;
 import dev.ebb.storage.zset.ZEntryVisitor;
 import java.nio.ByteBuffer;
@@ -61,6 +62,24 @@ final class ZSetAlgebraCommands {
         }
     }
 
+    /** A plain set as an operand: every member with score 1. O(1) size, membership as the set's encoding. */
+    private record SetInput(SetValue set) implements Input {
+        @Override
+        public int size() {
+            return set.size();
+        }
+
+        @Override
+        public double score(byte[] member) {
+            return set.contains(member) ? 1 : Double.NaN;
+        }
+
+        @Override
+        public void forEach(ZEntryVisitor visitor) {
+            set.forEach(member -> visitor.visit(member, 1));
+        }
+    }
+
     private static final Input EMPTY = new Input() {
         @Override
         public int size() {
@@ -81,6 +100,9 @@ final class ZSetAlgebraCommands {
     private static Input inputOf(Object value) {
         if (value instanceof SortedSet set) {
             return new SortedSetInput(set);
+        }
+        if (value instanceof SetValue set) {
+            return new SetInput(set);
         }
         return null;
     }
@@ -205,7 +227,7 @@ final class ZSetAlgebraCommands {
         };
         SortedSet set = toSortedSet(c, result);
         if (destination != null) {
-            ZSetSupport.storeResult(c, destination, set);
+            ZSetSupport.storeResult(c, destination, set, name);
             c.reply().integer(set.size());
             return;
         }

@@ -9,7 +9,6 @@ import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
-import dev.ebb.storage.Database;
 import dev.ebb.storage.zset.SortedSet;
 import java.util.List;
 
@@ -19,8 +18,9 @@ import java.util.List;
  * {@link ZSetRangeCommands}, pops, random members and ZSCAN in {@link ZSetPopCommands}, and the
  * set algebra in {@link ZSetAlgebraCommands}. ZADD and ZINCRBY share {@link #zaddGeneric}.
  *
- * <p>The value is a {@link SortedSet} changed in place; every write reports the change of its
- * memory estimate and deletes the key when the set becomes empty ({@link ZSetSupport#afterWrite}).
+ * <p>The value is a {@link SortedSet} changed in place; every write that changed it reports the
+ * change of its memory estimate, signals WATCH, publishes its keyspace event and deletes the key
+ * when the set becomes empty ({@link ZSetSupport#afterWrite}).
  */
 public final class ZSetCommands {
     private static final int CH = 1 << 8;
@@ -204,7 +204,6 @@ public final class ZSetCommands {
         if (v == Values.WRONG_TYPE) {
             return;
         }
-        Database db = c.db();
         SortedSet set = (SortedSet) v;
         boolean created = false;
         if (set == null) {
@@ -237,12 +236,13 @@ public final class ZSetCommands {
                 processed++;
             }
         }
+        String event = incr ? "zincr" : "zadd";
         if (created) {
             if (set.size() > 0) {
-                db.add(key, set, c.server().nowMs());
+                ZSetSupport.storeNew(c, key, set, event);
             }
-        } else {
-            ZSetSupport.afterWrite(db, key, set, before);
+        } else if (added + updated > 0) {
+            ZSetSupport.afterWrite(c, key, set, before, event);
         }
         if (incr) {
             if (processed > 0) {
@@ -319,7 +319,9 @@ public final class ZSetCommands {
                 removed++;
             }
         }
-        ZSetSupport.afterWrite(c.db(), argv[1], set, before);
+        if (removed > 0) {
+            ZSetSupport.afterWrite(c, argv[1], set, before, "zrem");
+        }
         c.reply().integer(removed);
     }
 

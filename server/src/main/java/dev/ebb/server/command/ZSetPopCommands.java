@@ -122,7 +122,7 @@ final class ZSetPopCommands {
                 w.doubleValue(score);
             }
         });
-        ZSetSupport.afterWrite(c.db(), key, set, before);
+        ZSetSupport.afterWrite(c, key, set, before, max ? "zpopmax" : "zpopmin");
     }
 
     /** ZMPOP's parsed arguments: keys at {@code argv[firstKey .. firstKey + numKeys)}. */

@@ -226,7 +226,7 @@ final class ZSetRangeCommands {
 
         @Override
         public void end(byte[] destination) {
-            ZSetSupport.storeResult(c, destination, result);
+            ZSetSupport.storeResult(c, destination, result, "zrangestore");
             c.reply().integer(result.size());
         }
     }
@@ -280,7 +280,7 @@ final class ZSetRangeCommands {
         end = Math.min(end, size - 1);
         long before = set.memoryBytes();
         long removed = set.removeRangeByRank(start, end);
-        ZSetSupport.afterWrite(c.db(), argv[1], set, before);
+        ZSetSupport.afterWrite(c, argv[1], set, before, "zremrangebyrank");
         c.reply().integer(removed);
     }
 
@@ -293,7 +293,9 @@ final class ZSetRangeCommands {
         if (set != null) {
             long before = set.memoryBytes();
             long removed = set.removeRangeByScore(range);
-            ZSetSupport.afterWrite(c.db(), argv[1], set, before);
+            if (removed > 0) {
+                ZSetSupport.afterWrite(c, argv[1], set, before, "zremrangebyscore");
+            }
             c.reply().integer(removed);
         }
     }
@@ -307,7 +309,9 @@ final class ZSetRangeCommands {
         if (set != null) {
             long before = set.memoryBytes();
             long removed = set.removeRangeByLex(range);
-            ZSetSupport.afterWrite(c.db(), argv[1], set, before);
+            if (removed > 0) {
+                ZSetSupport.afterWrite(c, argv[1], set, before, "zremrangebylex");
+            }
             c.reply().integer(removed);
         }
     }

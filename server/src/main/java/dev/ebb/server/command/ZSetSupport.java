@@ -2,6 +2,8 @@ package dev.ebb.server.command;
 
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.zset.LexRange;
 import dev.ebb.storage.zset.ScoreRange;
@@ -56,28 +58,40 @@ final class ZSetSupport {
     }
 
     /**
-     * After a stored set was changed in place: reports the size change to the database and
-     * deletes the key if the set is now empty (Redis never keeps an empty aggregate).
+     * After a stored set was changed in place (call it only if something changed): reports the
+     * size change to the database, signals the key (WATCH), publishes the keyspace event
+     * {@code event}, and deletes the key if the set is now empty (Redis never keeps an empty
+     * aggregate), publishing "del". See {@link Aggregates#changed}.
      */
-    static void afterWrite(Database db, byte[] key, SortedSet set, long bytesBefore) {
-        db.adjustMemory(set.memoryBytes() - bytesBefore);
-        if (set.size() == 0) {
-            db.delete(key);
-        }
+    static void afterWrite(Client c, byte[] key, SortedSet set, long bytesBefore, String event) {
+        Aggregates.changed(c, key, set, bytesBefore, set.size() == 0, NotifyKeyspaceEvents.ZSET, event);
+    }
+
+    /**
+     * Stores a sorted set this command created at the missing {@code key}, publishes
+     * {@code event} and wakes clients blocked on the key (BZPOPMIN …).
+     */
+    static void storeNew(Client c, byte[] key, SortedSet set, String event) {
+        Aggregates.created(c, key, set, NotifyKeyspaceEvents.ZSET, event);
+        c.server().blockingKeys().signalKeyAsReady(c.db(), key);
     }
 
     /**
      * Stores a freshly built result at {@code key} (ZUNIONSTORE, ZRANGESTORE …), replacing any
      * value and time to live, or deletes the key when the result is empty, as Redis does.
      */
-    static void storeResult(Client c, byte[] key, SortedSet result) {
+    static void storeResult(Client c, byte[] key, SortedSet result, String event) {
         Database db = c.db();
         long now = c.server().nowMs();
         if (result.size() == 0) {
             db.expireIfNeeded(key, now);
-            db.delete(key);
+            if (db.delete(key) != null) {
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
+            }
         } else {
             db.setKey(key, result, now);
+            Notifications.notify(c, NotifyKeyspaceEvents.ZSET, event, key);
+            c.server().blockingKeys().signalKeyAsReady(db, key);
         }
     }
 

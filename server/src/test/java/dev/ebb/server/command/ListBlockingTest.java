@@ -253,6 +253,9 @@ class ListBlockingTest {
             assertError("ERR timeout is negative", () -> ListCommandsTest.send(j, "blmpop", "-1", "1", "l", "left"));
             assertError("ERR numkeys should be greater than 0",
                     () -> ListCommandsTest.send(j, "blmpop", "0", "0", "l", "left"));
+            assertError("ERR numkeys should be greater than 0",
+                    () -> ListCommandsTest.send(j, "blmpop", "x", "0", "l", "left"));
+            assertError("ERR syntax error", () -> ListCommandsTest.send(j, "blmpop", "x", "1", "l", "up"));
             assertError("ERR syntax error", () -> ListCommandsTest.send(j, "blmove", "a", "b", "up", "left", "0"));
             assertError("ERR timeout is out of range", () -> ListCommandsTest.send(j, "brpop", "l", "inf"));
         }

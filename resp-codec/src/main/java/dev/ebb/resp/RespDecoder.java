@@ -111,6 +111,10 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /** Wire bytes of the unfinished command already consumed from the cumulation. */
     private long commandBytesConsumed;
+    /** {@link #queryBufferBytes()}, published after each read for other threads. */
+    private volatile long queryBuffer;
+    /** {@link #queryBufferFree()}, published after each read for other threads. */
+    private volatile long queryBufferFree;
     private byte[][] argv;
     private int argc;
     private int argsExpected;
@@ -432,6 +436,31 @@ public final class RespDecoder extends ByteToMessageDecoder {
     /** True once a protocol error was emitted and input is being dropped (for tests). */
     boolean discarding() {
         return state == State.DISCARD;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        super.channelRead(ctx, msg);
+        ByteBuf cumulation = internalBuffer();
+        queryBuffer = cumulation.readableBytes() + (bulk == null ? 0 : bulkFilled);
+        queryBufferFree = cumulation.writableBytes() + (bulk == null ? 0 : (long) bulkLength - bulkFilled);
+    }
+
+    /**
+     * CLIENT LIST's {@code qbuf}: received bytes not yet turned into a command, as of the last
+     * read (what waits in the cumulation plus the filled part of a large argument read in place).
+     * Safe to call from any thread.
+     */
+    public long queryBufferBytes() {
+        return queryBuffer;
+    }
+
+    /**
+     * CLIENT LIST's {@code qbuf-free}: room left in those buffers as of the last read (the
+     * cumulation's writable bytes plus the unfilled part of a large argument). Any thread.
+     */
+    public long queryBufferFree() {
+        return queryBufferFree;
     }
 
     /** Input bytes waiting in the cumulation buffer (for tests). */

@@ -148,6 +148,11 @@ public final class Client {
         this.lastCommand = command;
     }
 
+    /** The connection's RESP decoder (CLIENT LIST's query buffer figures); null without a connection. */
+    public dev.ebb.resp.RespDecoder decoder() {
+        return channel.pipeline().get(dev.ebb.resp.RespDecoder.class);
+    }
+
     /** Whether the cron's idle timeout must leave this client alone: a subscriber, a blocked client, or {@link #FLAG_IDLE_TIMEOUT_EXEMPT}. */
     public boolean exemptFromIdleTimeout() {
         return hasFlag(FLAG_IDLE_TIMEOUT_EXEMPT) || subscriptions().active() || server.blockingKeys().isBlocked(this);

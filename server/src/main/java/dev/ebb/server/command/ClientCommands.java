@@ -6,6 +6,7 @@ import static dev.ebb.server.command.CommandFlags.NOSCRIPT;
 import static dev.ebb.server.command.CommandFlags.STALE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
+import dev.ebb.resp.RespDecoder;
 import dev.ebb.server.Client;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +17,10 @@ import java.util.List;
  * work), CACHING/TRACKING/TRACKINGINFO and UNBLOCK (no tracking, no blocking commands yet).
  *
  * <p>CLIENT LIST / INFO lines carry Redis 7.2's fields in Redis's order. Fields Ebb cannot know
- * truthfully are reported as zero, and each is named here: {@code qbuf}, {@code qbuf-free},
- * {@code rbs} and {@code rbp} describe Redis's own query and read buffers (Ebb's are Netty's, not
- * exposed); {@code multi} stays -1 until clients carry MULTI state. {@code fd} is the socket's
+ * truthfully are reported as zero, and each is named here: {@code rbs} and {@code rbp} describe
+ * Redis's own read buffer (Ebb reads into Netty's pooled buffers). {@code qbuf} is what the
+ * client's decoder holds of an unfinished command as of its last read, {@code qbuf-free} the room
+ * left in that buffer. {@code fd} is the socket's
  * descriptor with the epoll transport, -1 with NIO. {@code argv-mem} is the size of the command being run for the client running it, 0 for the
  * others; {@code obl} is the client's encoded, not yet flushed replies, {@code oll} is always 0 (Ebb
  * keeps one reply buffer, not a list), {@code omem} adds what the socket has not taken yet, and
@@ -382,6 +384,7 @@ public final class ClientCommands {
         }
         long pending = client.reply().pendingBytes();
         long omem = client.outputBytes();
+        RespDecoder decoder = client.decoder();
         byte[] name = client.name();
         out.append("id=").append(client.id())
                 .append(" addr=").append(client.addr())
@@ -396,7 +399,8 @@ public final class ClientCommands {
                 .append(" psub=").append(client.subscriptions().patternCount())
                 .append(" ssub=").append(client.subscriptions().shardChannelCount())
                 .append(" multi=").append(client.inMulti() ? client.transaction().size() : -1)
-                .append(" qbuf=0 qbuf-free=0")
+                .append(" qbuf=").append(decoder == null ? 0 : decoder.queryBufferBytes())
+                .append(" qbuf-free=").append(decoder == null ? 0 : decoder.queryBufferFree())
                 .append(" argv-mem=").append(argvMem)
                 .append(" multi-mem=0 rbs=0 rbp=0")
                 .append(" obl=").append(pending)

@@ -361,4 +361,31 @@ class ClientCommandsTest {
             return true;
         }
     }
+
+    @Test
+    void qbufShouldShowTheUnfinishedCommandAClientHasSent() throws Exception {
+        try (java.net.Socket partial = new java.net.Socket(ebb.host(), ebb.port());
+                Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            partial.getOutputStream().write("CLIENT SETNAME partial\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            partial.getInputStream().readNBytes(5);
+            String unfinished = "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$10\r\nabc";
+            partial.getOutputStream().write(unfinished.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            partial.getOutputStream().flush();
+
+            long qbuf = 0;
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (qbuf == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+                for (String line : j.clientList().split("\n")) {
+                    if (line.contains(" name=partial ")) {
+                        qbuf = Long.parseLong(line.replaceAll(".* qbuf=(\\d+) .*", "$1"));
+                    }
+                }
+            }
+            String own = j.clientInfo();
+
+            assertTrue(qbuf > 0 && qbuf <= unfinished.length(), "qbuf=" + qbuf);
+            assertTrue(own.contains(" qbuf=0 "), own);
+        }
+    }
 }

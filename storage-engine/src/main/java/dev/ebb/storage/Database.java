@@ -685,17 +685,18 @@ public final class Database {
     }
 
     /**
-     * Estimated bytes held: dict slot arrays of both dicts, keys (once, they are shared), values,
-     * and the expiry strategy's index. O(1); exact with respect to the estimates of
+     * Estimated bytes held: dict slot arrays of both dicts (and their next arrays if allocated
+     * ahead), keys (once, they are shared), values, and the expiry strategy's index. O(1); exact with respect to the estimates of
      * {@link Values} as long as in-place value changes are reported via {@link #adjustMemory}.
      */
     public long usedMemory() {
-        return payloadBytes + dict.memoryBytes() + expires.memoryBytes() + expiryStrategy.memoryBytes();
+        return payloadBytes + dict.memoryBytes() + expires.memoryBytes() + expiryStrategy.memoryBytes()
+                + dict.aheadBytes() + expires.aheadBytes();
     }
 
     /** Bytes of both dicts' slot arrays (for tests recomputing {@link #usedMemory()}). */
     long slotArrayBytes() {
-        return dict.memoryBytes() + expires.memoryBytes();
+        return dict.memoryBytes() + expires.memoryBytes() + dict.aheadBytes() + expires.aheadBytes();
     }
 
     // ---------------------------------------------------------------- expiry engine access

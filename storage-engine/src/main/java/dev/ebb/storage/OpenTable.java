@@ -348,8 +348,10 @@ abstract class OpenTable {
 
     /**
      * Estimated heap bytes of the slot arrays of both tables (the rows and the subclass's primitive
-     * columns) and of the next table's if they are held ready (see {@link NextTable}), assuming 16-byte array headers, 4-byte compressed references and 8-byte alignment. Does not
-     * count the keys and values themselves. O(1).
+     * columns), assuming 16-byte array headers, 4-byte compressed references and 8-byte alignment.
+     * Does not count the keys and values themselves, nor the next table's arrays held ready
+     * ({@link #aheadBytes}). O(1). Changes only in calls made by the owning thread, so a caller may
+     * account for it incrementally (a value's memory before and after a command).
      *
      * @return the estimate in bytes
      */
@@ -358,11 +360,17 @@ abstract class OpenTable {
         if (oldRows != null) {
             bytes += arrayBytes(oldRows.length, REFERENCE_BYTES);
         }
-        final int ready = next.readyCapacity();
-        if (ready > 0) {
-            bytes += arrayBytes(ready << rowShift, REFERENCE_BYTES) + columnArrayBytes(ready);
-        }
         return bytes + columnBytes();
+    }
+
+    /**
+     * Estimated heap bytes of the next table's arrays if the background thread holds them ready
+     * (see {@link NextTable}); 0 otherwise. Changes at any moment (when the allocation finishes), so
+     * it must be read afresh rather than accounted incrementally. O(1).
+     */
+    public final long aheadBytes() {
+        final int ready = next.readyCapacity();
+        return ready > 0 ? arrayBytes(ready << rowShift, REFERENCE_BYTES) + columnArrayBytes(ready) : 0;
     }
 
     /** Removes every key and returns to {@link #MIN_CAPACITY} slots, dropping any resize in progress. O(1). */

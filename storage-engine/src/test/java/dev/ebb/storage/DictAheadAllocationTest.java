@@ -57,8 +57,12 @@ final class DictAheadAllocationTest {
             put(table, model, next++);
         }
         table.table.rehashSteps(Integer.MAX_VALUE);
+        final long memoryBeforeReady = table.table.memoryBytes();
         awaitReady(table.table::readyAheadCapacity);
         assertEquals(capacity * 2, table.table.readyAheadCapacity());
+        assertEquals(memoryBeforeReady, table.table.memoryBytes(),
+            "memoryBytes must not move when the background thread finishes (callers account it incrementally)");
+        assertTrue(table.table.aheadBytes() > 0);
         table.assertMatches(model.values);
 
         while (!table.table.isRehashing()) {

@@ -81,8 +81,9 @@ abstract class TableUnderTest {
             assertTrue(table.memoryBytes() > slotArrayBytes(capacity), "memory during a resize counts both tables");
         } else {
             final int ahead = table.readyAheadCapacity();
-            assertEquals(slotArrayBytes(capacity) + (ahead == 0 ? 0 : slotArrayBytes(ahead)), table.memoryBytes(),
-                "memoryBytes at rest, with the next table's arrays if held ready");
+            assertEquals(slotArrayBytes(capacity), table.memoryBytes(), "memoryBytes at rest");
+            assertEquals(ahead == 0 ? 0 : slotArrayBytes(ahead), table.aheadBytes(),
+                "aheadBytes: the next table's arrays if held ready");
             assertTrue(capacity == OpenTable.MIN_CAPACITY || table.size() * 10L >= capacity,
                 () -> "sparse table not shrunk: " + table.size() + " keys in " + capacity + " slots");
         }

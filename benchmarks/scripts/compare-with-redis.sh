@@ -9,7 +9,9 @@
 #
 # usage: benchmarks/scripts/compare-with-redis.sh [EBB_JAR] [-- extra JVM options]
 #   EBB_JAR defaults to server/target/ebb-server.jar (build it first: mvn -B -q package -DskipTests)
-#   env: REQUESTS (default 500000), KEYS (default 1000000), SKIP (comma list of: throughput,latency,memory,storm)
+#   env: REQUESTS (default 500000), KEYS (default 1000000), SKIP (comma list of: throughput,latency,memory,storm),
+#        TESTS (redis-benchmark tests for the throughput part, default set,get,incr,mset),
+#        EBB_ARGS (extra server arguments, e.g. "--io-threads 2")
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -23,7 +25,8 @@ keys=${KEYS:-1000000}
 skip=${SKIP:-}
 redis_port=${REDIS_PORT:-6391}
 ebb_port=${EBB_PORT:-6392}
-tests=set,get,incr,mset
+tests=${TESTS:-set,get,incr,mset}
+read -r -a ebb_args <<< "${EBB_ARGS:-}"
 
 for tool in redis-server redis-cli redis-benchmark python3; do
   command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y redis-server redis-tools)" >&2; exit 1; }
@@ -36,7 +39,7 @@ done
 work=$(mktemp -d)
 redis-server --port "$redis_port" --save '' --appendonly no --daemonize yes --pidfile "$work/redis.pid" \
   --logfile "$work/redis.log"
-java "${jvm_opts[@]}" -jar "$jar" --port "$ebb_port" > "$work/ebb.log" 2>&1 &
+java "${jvm_opts[@]}" -jar "$jar" --port "$ebb_port" "${ebb_args[@]}" > "$work/ebb.log" 2>&1 &
 ebb_pid=$!
 cleanup() {
   kill "$ebb_pid" 2>/dev/null || true
@@ -50,7 +53,7 @@ done
 wants() { case ",$skip," in *",$1,"*) return 1 ;; *) return 0 ;; esac; }
 
 echo "# Ebb vs redis-server $(redis-server --version | sed -E 's/.*v=([^ ]+).*/\1/') — $(date -u +%Y-%m-%d), $(nproc) cores, $(java -version 2>&1 | head -1)"
-echo "# JVM options: ${jvm_opts[*]:-(none)}"
+echo "# JVM options: ${jvm_opts[*]:-(none)}; server arguments: ${ebb_args[*]:-(none)}"
 
 if wants throughput; then
   # Warm the JIT before measuring.

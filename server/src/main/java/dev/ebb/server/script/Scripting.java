@@ -102,6 +102,7 @@ public final class Scripting {
         string.rawset("format", new LuaStringFormat());
         string.rawset("dump", LuaValue.NIL);
         g.rawset("unpack", g.get("table").get("unpack"));
+        Lua51Compat.install(g);
         g.rawset("cjson", LuaCjson.library());
         g.rawset("cmsgpack", LuaCmsgpack.library());
         g.rawset("struct", LuaStruct.library());

@@ -7,7 +7,9 @@ import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.types.HashValue;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -142,6 +144,7 @@ public final class HashCommands {
             }
         }
         finishWrite(c, argv[1], h, found == null, before);
+        Notifications.notify(c, NotifyKeyspaceEvents.HASH, "hset", argv[1]);
         return added;
     }
 
@@ -158,6 +161,7 @@ public final class HashCommands {
         long before = h.memoryBytes();
         put(c, h, argv[2], argv[3]);
         finishWrite(c, argv[1], h, found == null, before);
+        Notifications.notify(c, NotifyKeyspaceEvents.HASH, "hset", argv[1]);
         c.reply().integer(1);
     }
 
@@ -236,7 +240,14 @@ public final class HashCommands {
                 deleted++;
             }
         }
-        Aggregates.changed(c, argv[1], h, before, h.size() == 0);
+        boolean removed = h.size() == 0;
+        Aggregates.changed(c, argv[1], h, before, removed);
+        if (deleted > 0) {
+            Notifications.notify(c, NotifyKeyspaceEvents.HASH, "hdel", argv[1]);
+            if (removed) {
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
+            }
+        }
         c.reply().integer(deleted);
     }
 
@@ -295,6 +306,7 @@ public final class HashCommands {
         long before = h.memoryBytes();
         put(c, h, argv[2], StringCommands.decimalBytes(result));
         finishWrite(c, argv[1], h, found == null, before);
+        Notifications.notify(c, NotifyKeyspaceEvents.HASH, "hincrby", argv[1]);
         c.reply().integer(result);
     }
 
@@ -329,6 +341,7 @@ public final class HashCommands {
         long before = h.memoryBytes();
         put(c, h, argv[2], text);
         finishWrite(c, argv[1], h, found == null, before);
+        Notifications.notify(c, NotifyKeyspaceEvents.HASH, "hincrbyfloat", argv[1]);
         c.reply().bulk(text);
     }
 

@@ -147,4 +147,53 @@ class RedissonMapTest {
             assertEquals(1, jedis.zcard("redisson__timeout__set:{cache:evict}"));
         }
     }
+
+    @Test
+    void mapCacheShouldNotifyExpiredEntryListeners() throws Exception {
+        RMapCache<String, String> cache = redisson.getMapCache("cache:listened");
+        java.util.concurrent.BlockingQueue<String> expired = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.BlockingQueue<String> created = new java.util.concurrent.LinkedBlockingQueue<>();
+        int expiredListener = cache.addListener((org.redisson.api.map.event.EntryExpiredListener<String, String>)
+                event -> expired.add(event.getKey() + "=" + event.getValue()));
+        int createdListener = cache.addListener((org.redisson.api.map.event.EntryCreatedListener<String, String>)
+                event -> created.add(event.getKey() + "=" + event.getValue()));
+
+        cache.put("k", "v", 500, TimeUnit.MILLISECONDS);
+
+        assertEquals("k=v", created.poll(5, TimeUnit.SECONDS), "the put script published the created entry");
+        assertEquals("k=v", expired.poll(8, TimeUnit.SECONDS), "the eviction script published the expired entry");
+        cache.removeListener(expiredListener);
+        cache.removeListener(createdListener);
+    }
+
+    @Test
+    void mapCacheWithMaxSizeShouldEvictTheLeastRecentlyUsedEntry() {
+        RMapCache<String, String> cache = redisson.getMapCache("cache:bounded");
+        assertTrue(cache.trySetMaxSize(2));
+
+        cache.put("a", "1");
+        cache.put("b", "2");
+        assertEquals("1", cache.get("a"));
+        cache.put("c", "3");
+
+        assertEquals(2, cache.size());
+        assertEquals("1", cache.get("a"));
+        assertNull(cache.get("b"), "b was the least recently used");
+        assertEquals("3", cache.get("c"));
+    }
+
+    @Test
+    void mapShouldNotifyPutListenersThroughKeyspaceNotifications() throws Exception {
+        try (Jedis jedis = new Jedis(ebb.host(), ebb.port())) {
+            jedis.configSet("notify-keyspace-events", "Eh");
+        }
+        RMap<String, String> map = redisson.getMap("map:listened");
+        java.util.concurrent.BlockingQueue<String> puts = new java.util.concurrent.LinkedBlockingQueue<>();
+        int listener = map.addListener((org.redisson.api.listener.MapPutListener) name -> puts.add(name));
+
+        map.fastPut("k", "v");
+
+        assertEquals("map:listened", puts.poll(5, TimeUnit.SECONDS));
+        map.removeListener(listener);
+    }
 }

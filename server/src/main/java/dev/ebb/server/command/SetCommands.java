@@ -8,6 +8,8 @@ import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.storage.types.SetValue;
 import java.nio.ByteBuffer;
@@ -119,6 +121,9 @@ public final class SetCommands {
         } else {
             Aggregates.changed(c, argv[1], set, before, false);
         }
+        if (added > 0) {
+            Notifications.notify(c, NotifyKeyspaceEvents.SET, "sadd", argv[1]);
+        }
         c.reply().integer(added);
     }
 
@@ -140,6 +145,9 @@ public final class SetCommands {
             }
         }
         Aggregates.changed(c, argv[1], set, before, set.size() == 0);
+        if (removed > 0) {
+            notifyRemoved(c, "srem", argv[1], set);
+        }
         c.reply().integer(removed);
     }
 
@@ -227,6 +235,8 @@ public final class SetCommands {
             c.reply().setHeader(set.size());
             set.forEach(member -> c.reply().bulk(member));
             c.db().delete(argv[1]);
+            Notifications.notify(c, NotifyKeyspaceEvents.SET, "spop", argv[1]);
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
             return;
         } else {
             int n = (int) Math.min(count, set.size());
@@ -234,8 +244,20 @@ public final class SetCommands {
             for (int i = 0; i < n; i++) {
                 c.reply().bulk(set.popRandom(random.nextLong()));
             }
+            if (n == 0) {
+                return;
+            }
         }
         Aggregates.changed(c, argv[1], set, before, set.size() == 0);
+        notifyRemoved(c, "spop", argv[1], set);
+    }
+
+    /** {@code event} on {@code key}, then "del" if that emptied the set (the key is gone), as Redis. */
+    private static void notifyRemoved(Client c, String event, byte[] key, SetValue set) {
+        Notifications.notify(c, NotifyKeyspaceEvents.SET, event, key);
+        if (set.size() == 0) {
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
+        }
     }
 
     /**
@@ -338,15 +360,20 @@ public final class SetCommands {
             return;
         }
         Aggregates.changed(c, argv[1], from, fromBefore, from.size() == 0);
+        notifyRemoved(c, "srem", argv[1], from);
+        boolean added;
         if (dst == null) {
             SetValue to = new SetValue();
-            add(c, to, argv[3]);
+            added = add(c, to, argv[3]);
             c.db().add(argv[2], to, c.server().nowMs());
         } else {
             SetValue to = (SetValue) dst;
             long toBefore = to.memoryBytes();
-            add(c, to, argv[3]);
+            added = add(c, to, argv[3]);
             Aggregates.changed(c, argv[2], to, toBefore, false);
+        }
+        if (added) {
+            Notifications.notify(c, NotifyKeyspaceEvents.SET, "sadd", argv[2]);
         }
         c.reply().integer(1);
     }
@@ -396,21 +423,21 @@ public final class SetCommands {
     static void sinterstore(Client c, byte[][] argv) {
         SetValue[] sets = setsOrReply(c, argv, 2, argv.length, true);
         if (sets != null) {
-            store(c, argv[1], intersection(sets, Long.MAX_VALUE));
+            store(c, argv[1], intersection(sets, Long.MAX_VALUE), "sinterstore");
         }
     }
 
     static void sunionstore(Client c, byte[][] argv) {
         SetValue[] sets = setsOrReply(c, argv, 2, argv.length, true);
         if (sets != null) {
-            store(c, argv[1], union(sets));
+            store(c, argv[1], union(sets), "sunionstore");
         }
     }
 
     static void sdiffstore(Client c, byte[][] argv) {
         SetValue[] sets = setsOrReply(c, argv, 2, argv.length, true);
         if (sets != null) {
-            store(c, argv[1], difference(sets));
+            store(c, argv[1], difference(sets), "sdiffstore");
         }
     }
 
@@ -563,10 +590,12 @@ public final class SetCommands {
     }
 
     /** The STORE forms: the result replaces {@code destination} (any type, TTL dropped), or deletes it when empty. */
-    private static void store(Client c, byte[] destination, List<byte[]> members) {
+    private static void store(Client c, byte[] destination, List<byte[]> members, String event) {
         if (members.isEmpty()) {
             c.db().expireIfNeeded(destination, c.server().nowMs());
-            c.db().delete(destination);
+            if (c.db().delete(destination) != null) {
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", destination);
+            }
             c.reply().integer(0);
             return;
         }
@@ -575,6 +604,7 @@ public final class SetCommands {
             add(c, result, member);
         }
         c.db().setKey(destination, result, c.server().nowMs());
+        Notifications.notify(c, NotifyKeyspaceEvents.SET, event, destination);
         c.reply().integer(result.size());
     }
 }

@@ -185,4 +185,25 @@ class RedissonObjectsTest {
         assertEquals("news:hello", received.poll(5, TimeUnit.SECONDS));
         topic.removeListener(listener);
     }
+
+    @Test
+    void setListenersShouldHearAddsAndRemovesThroughKeyspaceNotifications() throws Exception {
+        try (redis.clients.jedis.Jedis jedis = new redis.clients.jedis.Jedis(ebb.host(), ebb.port())) {
+            jedis.configSet("notify-keyspace-events", "Es");
+        }
+        RSet<String> set = redisson.getSet("set:listened");
+        BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        int added = set.addListener((org.redisson.api.listener.SetAddListener) name -> events.add("add " + name));
+        int removed = set.addListener((org.redisson.api.listener.SetRemoveListener) name -> events.add("rem " + name));
+
+        set.add("a");
+        set.add("b");
+        set.remove("a");
+
+        assertEquals("add set:listened", events.poll(5, TimeUnit.SECONDS));
+        assertEquals("add set:listened", events.poll(5, TimeUnit.SECONDS));
+        assertEquals("rem set:listened", events.poll(5, TimeUnit.SECONDS));
+        set.removeListener(added);
+        set.removeListener(removed);
+    }
 }

@@ -205,7 +205,7 @@ final class ZSetAlgebraCommands {
         };
         SortedSet set = toSortedSet(c, result);
         if (destination != null) {
-            ZSetSupport.storeResult(c, destination, set);
+            ZSetSupport.storeResult(c, destination, set, name);
             c.reply().integer(set.size());
             return;
         }

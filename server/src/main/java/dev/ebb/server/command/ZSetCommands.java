@@ -9,6 +9,8 @@ import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.zset.SortedSet;
 import java.util.List;
@@ -244,6 +246,9 @@ public final class ZSetCommands {
         } else {
             ZSetSupport.afterWrite(db, key, set, before);
         }
+        if (added + updated > 0) {
+            Notifications.notify(c, NotifyKeyspaceEvents.ZSET, incr ? "zincr" : "zadd", key);
+        }
         if (incr) {
             if (processed > 0) {
                 c.reply().doubleValue(set.addedScore());
@@ -320,6 +325,9 @@ public final class ZSetCommands {
             }
         }
         ZSetSupport.afterWrite(c.db(), argv[1], set, before);
+        if (removed > 0) {
+            ZSetSupport.notifyRemoved(c, "zrem", argv[1], set);
+        }
         c.reply().integer(removed);
     }
 

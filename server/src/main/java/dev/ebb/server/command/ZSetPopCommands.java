@@ -123,6 +123,9 @@ final class ZSetPopCommands {
             }
         });
         ZSetSupport.afterWrite(c.db(), key, set, before);
+        if (n > 0) {
+            ZSetSupport.notifyRemoved(c, max ? "zpopmax" : "zpopmin", key, set);
+        }
     }
 
     /** ZMPOP's parsed arguments: keys at {@code argv[firstKey .. firstKey + numKeys)}. */

@@ -226,7 +226,7 @@ final class ZSetRangeCommands {
 
         @Override
         public void end(byte[] destination) {
-            ZSetSupport.storeResult(c, destination, result);
+            ZSetSupport.storeResult(c, destination, result, "zrangestore");
             c.reply().integer(result.size());
         }
     }
@@ -281,6 +281,9 @@ final class ZSetRangeCommands {
         long before = set.memoryBytes();
         long removed = set.removeRangeByRank(start, end);
         ZSetSupport.afterWrite(c.db(), argv[1], set, before);
+        if (removed > 0) {
+            ZSetSupport.notifyRemoved(c, "zremrangebyrank", argv[1], set);
+        }
         c.reply().integer(removed);
     }
 
@@ -294,6 +297,9 @@ final class ZSetRangeCommands {
             long before = set.memoryBytes();
             long removed = set.removeRangeByScore(range);
             ZSetSupport.afterWrite(c.db(), argv[1], set, before);
+            if (removed > 0) {
+                ZSetSupport.notifyRemoved(c, "zremrangebyscore", argv[1], set);
+            }
             c.reply().integer(removed);
         }
     }
@@ -308,6 +314,9 @@ final class ZSetRangeCommands {
             long before = set.memoryBytes();
             long removed = set.removeRangeByLex(range);
             ZSetSupport.afterWrite(c.db(), argv[1], set, before);
+            if (removed > 0) {
+                ZSetSupport.notifyRemoved(c, "zremrangebylex", argv[1], set);
+            }
             c.reply().integer(removed);
         }
     }

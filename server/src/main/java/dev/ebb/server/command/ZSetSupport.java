@@ -2,6 +2,8 @@ package dev.ebb.server.command;
 
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.zset.LexRange;
 import dev.ebb.storage.zset.ScoreRange;
@@ -67,17 +69,32 @@ final class ZSetSupport {
     }
 
     /**
-     * Stores a freshly built result at {@code key} (ZUNIONSTORE, ZRANGESTORE …), replacing any
-     * value and time to live, or deletes the key when the result is empty, as Redis does.
+     * Publishes the keyspace event of a change that removed members from the set at {@code key}
+     * ({@code event}), then "del" if the set emptied and the key went, as Redis does.
      */
-    static void storeResult(Client c, byte[] key, SortedSet result) {
+    static void notifyRemoved(Client c, String event, byte[] key, SortedSet set) {
+        Notifications.notify(c, NotifyKeyspaceEvents.ZSET, event, key);
+        if (set.size() == 0) {
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
+        }
+    }
+
+    /**
+     * Stores a freshly built result at {@code key} (ZUNIONSTORE, ZRANGESTORE …), replacing any
+     * value and time to live, or deletes the key when the result is empty, as Redis does; publishes
+     * {@code event} for a stored result and "del" for a deleted destination.
+     */
+    static void storeResult(Client c, byte[] key, SortedSet result, String event) {
         Database db = c.db();
         long now = c.server().nowMs();
         if (result.size() == 0) {
             db.expireIfNeeded(key, now);
-            db.delete(key);
+            if (db.delete(key) != null) {
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
+            }
         } else {
             db.setKey(key, result, now);
+            Notifications.notify(c, NotifyKeyspaceEvents.ZSET, event, key);
         }
     }
 

@@ -10,6 +10,8 @@ import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.types.ListValue;
 import java.util.Arrays;
 import java.util.List;
@@ -140,6 +142,24 @@ public final class ListCommands {
         Aggregates.changed(c, key, list, before, list.size() == 0);
     }
 
+    /** Publishes {@code event} on {@code key}, then "del" if the change emptied the list (the key is gone), as Redis. */
+    static void notifyChanged(Client c, String event, byte[] key, ListValue list) {
+        Notifications.notify(c, NotifyKeyspaceEvents.LIST, event, key);
+        if (list.size() == 0) {
+            Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
+        }
+    }
+
+    /** The event of a push at {@code where}: "lpush" or "rpush". */
+    static String pushEvent(int where) {
+        return where == HEAD ? "lpush" : "rpush";
+    }
+
+    /** The event of a pop at {@code where}: "lpop" or "rpop". */
+    static String popEvent(int where) {
+        return where == HEAD ? "lpop" : "rpop";
+    }
+
     /** Stores a list this command created, and signals its key to blocked clients. */
     static void storeNew(Client c, byte[] key, ListValue list) {
         list.fitEncoding(c.server().config().listMaxListpackSize());
@@ -194,6 +214,7 @@ public final class ListCommands {
         } else {
             finishChange(c, argv[1], list, before);
         }
+        notifyChanged(c, pushEvent(where), argv[1], list);
         c.reply().integer(list.size());
     }
 
@@ -245,8 +266,12 @@ public final class ListCommands {
             for (int i = 0; i < n; i++) {
                 c.reply().bulk(pop(list, where));
             }
+            if (n == 0) {
+                return;
+            }
         }
         finishChange(c, argv[1], list, before);
+        notifyChanged(c, popEvent(where), argv[1], list);
     }
 
     static void llen(Client c, byte[][] argv) {
@@ -333,6 +358,7 @@ public final class ListCommands {
         long before = list.memoryBytes();
         list.set(at, argv[3]);
         finishChange(c, argv[1], list, before);
+        notifyChanged(c, "lset", argv[1], list);
         c.reply().ok();
     }
 
@@ -360,6 +386,7 @@ public final class ListCommands {
                 long before = list.memoryBytes();
                 list.insert(after ? i + 1 : i, argv[4]);
                 finishChange(c, argv[1], list, before);
+                notifyChanged(c, "linsert", argv[1], list);
                 c.reply().integer(list.size());
                 return;
             }
@@ -403,6 +430,9 @@ public final class ListCommands {
             }
         }
         finishChange(c, argv[1], list, before);
+        if (removed > 0) {
+            notifyChanged(c, "lrem", argv[1], list);
+        }
         c.reply().integer(removed);
     }
 
@@ -435,6 +465,7 @@ public final class ListCommands {
             list.retain((int) start, (int) Math.min(end, size - 1));
         }
         finishChange(c, argv[1], list, before);
+        notifyChanged(c, "ltrim", argv[1], list);
         c.reply().ok();
     }
 

@@ -4,6 +4,8 @@ import static dev.ebb.server.command.ListCommands.HEAD;
 import static dev.ebb.server.command.ListCommands.TAIL;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.types.ListValue;
 import java.util.Arrays;
 
@@ -93,6 +95,8 @@ public final class ListMoveCommands {
             ListCommands.finishChange(c, destination, target, dstBefore);
             c.server().blockingKeys().signalKeyAsReady(c.db(), destination);
         }
+        Notifications.notify(c, NotifyKeyspaceEvents.LIST, ListCommands.pushEvent(to), destination);
+        ListCommands.notifyChanged(c, ListCommands.popEvent(from), source, sourceList);
         c.reply().bulk(element);
         return true;
     }
@@ -172,6 +176,7 @@ public final class ListMoveCommands {
                     c.reply().bulk(ListCommands.pop(list, request.where()));
                 }
                 ListCommands.finishChange(c, key, list, before);
+                ListCommands.notifyChanged(c, ListCommands.popEvent(request.where()), key, list);
                 return true;
             }
         }
@@ -244,6 +249,7 @@ public final class ListMoveCommands {
                 c.reply().bulk(key);
                 c.reply().bulk(ListCommands.pop(list, where));
                 ListCommands.finishChange(c, key, list, before);
+                ListCommands.notifyChanged(c, ListCommands.popEvent(where), key, list);
                 return true;
             }
         }

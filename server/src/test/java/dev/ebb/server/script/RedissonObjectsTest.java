@@ -206,4 +206,23 @@ class RedissonObjectsTest {
         set.removeListener(added);
         set.removeListener(removed);
     }
+
+    @Test
+    void listAndSortedSetListenersShouldHearChangesThroughKeyspaceNotifications() throws Exception {
+        try (redis.clients.jedis.Jedis jedis = new redis.clients.jedis.Jedis(ebb.host(), ebb.port())) {
+            jedis.configSet("notify-keyspace-events", "Elz");
+        }
+        RList<String> list = redisson.getList("list:listened");
+        RScoredSortedSet<String> zset = redisson.getScoredSortedSet("zset:listened");
+        BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        int listAdd = list.addListener((org.redisson.api.listener.ListAddListener) name -> events.add("ladd " + name));
+        int zsetAdd = zset.addListener((org.redisson.api.listener.ScoredSortedSetAddListener) name -> events.add("zadd " + name));
+
+        list.add("a");
+        assertEquals("ladd list:listened", events.poll(5, TimeUnit.SECONDS));
+        zset.add(1, "m");
+        assertEquals("zadd zset:listened", events.poll(5, TimeUnit.SECONDS));
+        list.removeListener(listAdd);
+        zset.removeListener(zsetAdd);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.ebb.server;
 
+import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -33,8 +34,9 @@ public final class ScriptDispatch {
 
     /**
      * Runs {@code spec} for the script client {@code c}, as {@link Server#call} does after its
-     * checks (the caller has looked up the spec and checked arity and script rules). The command
-     * time stays the script's: it is not read again.
+     * checks (the caller has looked up the spec and checked arity and script rules), and feeds it
+     * to MONITOR as Redis does, from {@code [db lua]}. The command time stays the script's: it is
+     * not read again.
      */
     public static void call(Client c, CommandSpec spec, byte[][] argv) {
         Server server = c.server();
@@ -46,6 +48,9 @@ public final class ScriptDispatch {
             LOG.error("Command '{}' failed unexpectedly in a script", spec.fullName(), e);
             server.stats().unexpectedErrorReplies++;
             c.reply().error("ERR " + e);
+        }
+        if (!server.monitors().isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
+            server.monitors().feed(server, c, argv);
         }
     }
 }

@@ -101,8 +101,13 @@ public final class ScriptingCommands {
         evalGeneric(c, argv, true, true);
     }
 
-    /** EVAL and its variants: check numkeys, find (or compile) the script, run it with KEYS and ARGV. */
+    /** EVAL and its variants: feed MONITOR, check numkeys, find (or compile) the script, run it with KEYS and ARGV. */
     private static void evalGeneric(Client c, byte[][] argv, boolean bySha, boolean readOnly) {
+        // As Redis: EVAL skips the usual after-command MONITOR feed and is fed here, first, so the
+        // commands the script runs (fed as "lua") follow it, and a NOSCRIPT call still shows.
+        if (!c.server().monitors().isEmpty()) {
+            c.server().monitors().feed(c.server(), c, argv);
+        }
         long numKeys = Arguments.longOrReply(c, argv[2]);
         if (numKeys == Arguments.INVALID) {
             return;

@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * variable 'x'"), and there is no {@code os}, {@code io}, {@code debug}, {@code print},
  * {@code require}, {@code dofile} or {@code loadfile}; {@code loadstring} compiles into the same
  * sandbox. The libraries are Lua's base, string, table, math and coroutine plus Redis's
- * {@code cjson}, {@code cmsgpack}, {@code struct} and {@code bit}, and the global {@code unpack}.
+ * {@code cjson}, {@code cmsgpack}, {@code struct} and {@code bit}, the global {@code unpack}, and
+ * the Lua 5.1 functions LuaJ lacks ({@link Lua51Compat}).
  * Numbers print as Redis's Lua prints them (see {@link LuaNumbers}).
  *
  * <p>Scripts run atomically on the command loop: EVAL calls the compiled function directly and
@@ -102,6 +103,7 @@ public final class Scripting {
         string.rawset("format", new LuaStringFormat());
         string.rawset("dump", LuaValue.NIL);
         g.rawset("unpack", g.get("table").get("unpack"));
+        Lua51Compat.install(g);
         g.rawset("cjson", LuaCjson.library());
         g.rawset("cmsgpack", LuaCmsgpack.library());
         g.rawset("struct", LuaStruct.library());

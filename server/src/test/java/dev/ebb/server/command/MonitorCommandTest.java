@@ -47,6 +47,21 @@ class MonitorCommandTest {
         }
     }
 
+    @Test
+    void monitorShouldShowAScriptBeforeTheCommandsItRunsAsLua() throws Exception {
+        try (RespTestSocket m = new RespTestSocket(ebb); RespTestSocket c = new RespTestSocket(ebb)) {
+            assertEquals("+OK\r\n", m.call("MONITOR"));
+            String addr = c.localAddress();
+
+            assertEquals("+OK\r\n", c.call("EVAL", "return redis.call('set', KEYS[1], 'v')", "1", "k"));
+            assertTrue(c.call("EVALSHA", "deadbeefdeadbeefdeadbeefdeadbeefdeadbeef", "0").startsWith("-NOSCRIPT"));
+
+            assertLine("[0 " + addr + "] \"EVAL\" \"return redis.call('set', KEYS[1], 'v')\" \"1\" \"k\"", m.reply());
+            assertLine("[0 lua] \"set\" \"k\" \"v\"", m.reply());
+            assertLine("[0 " + addr + "] \"EVALSHA\" \"deadbeefdeadbeefdeadbeefdeadbeefdeadbeef\" \"0\"", m.reply());
+        }
+    }
+
     private static void assertLine(String expectedAfterTime, String reply) {
         assertTrue(TIME.matcher(reply).find(), reply);
         assertEquals(expectedAfterTime + "\r\n", reply.substring(19));

@@ -1,0 +1,118 @@
+package dev.ebb.server.script;
+
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.lib.OneArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
+
+/**
+ * The Lua 5.1 functions that Redis's Lua has and LuaJ (a Lua 5.2 implementation) lacks:
+ * {@code table.getn}, {@code table.maxn}, {@code table.setn} (an error, "'setn' is obsolete", as in
+ * Redis), {@code table.foreach}, {@code table.foreachi}, {@code math.mod}, {@code math.log10} and
+ * {@code string.gfind} (the 5.1 alias of {@code string.gmatch}). Real client libraries use them:
+ * Redisson's RMapCache eviction script calls {@code table.getn}. Stateless.
+ *
+ * <p>Costs: {@code getn} is the length operator (a border search); {@code maxn} and
+ * {@code foreach} walk the whole table.
+ */
+final class Lua51Compat {
+    private Lua51Compat() {
+    }
+
+    /** Adds the functions to the already loaded {@code table}, {@code math} and {@code string}. */
+    static void install(LuaValue globals) {
+        LuaValue table = globals.get("table");
+        table.rawset("getn", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t) {
+                return valueOf(checkTable(t, 1, "getn").rawlen());
+            }
+        });
+        table.rawset("maxn", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue t) {
+                return maxn(checkTable(t, 1, "maxn"));
+            }
+        });
+        table.rawset("setn", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                throw new LuaError("'setn' is obsolete");
+            }
+        });
+        table.rawset("foreach", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaTable t = checkTable(args.arg1(), 1, "foreach");
+                LuaValue f = checkFunction(args.arg(2), "foreach");
+                LuaValue k = NIL;
+                while (true) {
+                    Varargs next = t.next(k);
+                    k = next.arg1();
+                    if (k.isnil()) {
+                        return NONE;
+                    }
+                    LuaValue r = f.call(k, next.arg(2));
+                    if (!r.isnil()) {
+                        return r;
+                    }
+                }
+            }
+        });
+        table.rawset("foreachi", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaTable t = checkTable(args.arg1(), 1, "foreachi");
+                LuaValue f = checkFunction(args.arg(2), "foreachi");
+                int n = t.rawlen();
+                for (int i = 1; i <= n; i++) {
+                    LuaValue r = f.call(valueOf(i), t.get(i));
+                    if (!r.isnil()) {
+                        return r;
+                    }
+                }
+                return NONE;
+            }
+        });
+        LuaValue math = globals.get("math");
+        math.rawset("mod", math.get("fmod"));
+        math.rawset("log10", new OneArgFunction() {
+            @Override
+            public LuaValue call(LuaValue x) {
+                return valueOf(Math.log10(x.checkdouble()));
+            }
+        });
+        LuaValue string = globals.get("string");
+        string.rawset("gfind", string.get("gmatch"));
+    }
+
+    private static LuaValue maxn(LuaTable t) {
+        double max = 0;
+        LuaValue k = LuaValue.NIL;
+        while (true) {
+            k = t.next(k).arg1();
+            if (k.isnil()) {
+                return LuaValue.valueOf(max);
+            }
+            if (k.isnumber() && k.type() == LuaValue.TNUMBER && k.todouble() > max) {
+                max = k.todouble();
+            }
+        }
+    }
+
+    private static LuaTable checkTable(LuaValue v, int arg, String function) {
+        if (!v.istable()) {
+            throw new LuaError("bad argument #" + arg + " to '" + function + "' (table expected, got " + v.typename() + ")");
+        }
+        return (LuaTable) v;
+    }
+
+    private static LuaValue checkFunction(LuaValue v, String function) {
+        if (!v.isfunction()) {
+            throw new LuaError("bad argument #2 to '" + function + "' (function expected, got " + v.typename() + ")");
+        }
+        return v;
+    }
+}

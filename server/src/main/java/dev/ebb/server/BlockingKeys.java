@@ -1,5 +1,6 @@
 package dev.ebb.server;
 
+import dev.ebb.server.command.CommandSpec;
 import dev.ebb.storage.Database;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -67,10 +68,15 @@ public final class BlockingKeys {
         final Retry retry;
         final TimeoutReply onTimeout;
         final List<Object> heldInput = new ArrayList<>();
+        /** The blocked command and its arguments, for the slow log when it is served. */
+        final CommandSpec spec;
+        final byte[][] argv;
 
         Waiter(Client client, List<WaitKey> keys, long deadlineMs, long sequence, Retry retry,
                 TimeoutReply onTimeout) {
             this.client = client;
+            this.spec = client.lastCommand();
+            this.argv = client.lastArgv();
             this.keys = keys;
             this.deadlineMs = deadlineMs;
             this.sequence = sequence;
@@ -206,11 +212,24 @@ public final class BlockingKeys {
                 return;
             }
             Waiter w = queue.peekFirst();
+            long start = System.nanoTime();
             if (!w.retry.retry(w.client)) {
                 return;
             }
+            logServed(w, System.nanoTime() - start);
             remove(w);
             resume(w);
+        }
+    }
+
+    /**
+     * The slow log and latency monitor see a blocking command once, when it is served or times out,
+     * with the time of that final execution (the wait is not counted), as Redis logs a command when
+     * it unblocks.
+     */
+    private void logServed(Waiter w, long nanos) {
+        if (w.spec != null) {
+            server.commandExecuted(w.client, w.spec, w.argv, nanos);
         }
     }
 
@@ -219,7 +238,9 @@ public final class BlockingKeys {
         while (!deadlines.isEmpty() && deadlines.first().deadlineMs <= nowMs) {
             Waiter w = deadlines.first();
             remove(w);
+            long start = System.nanoTime();
             w.onTimeout.reply(w.client);
+            logServed(w, System.nanoTime() - start);
             resume(w);
         }
         if (!deadlines.isEmpty()) {

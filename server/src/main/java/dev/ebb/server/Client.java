@@ -39,6 +39,8 @@ public final class Client {
     private String libVersion = "";
     private long lastInteractionMs;
     private CommandSpec lastCommand;
+    /** Arguments of the command being run, or of the last one (the slow log of a blocked command). */
+    private byte[][] lastArgv;
     private int flags;
     private boolean authenticated;
     private boolean closed;
@@ -141,6 +143,16 @@ public final class Client {
 
     public long lastInteractionMs() {
         return lastInteractionMs;
+    }
+
+    void touch(long nowMs, CommandSpec command, byte[][] argv) {
+        this.lastArgv = argv;
+        touch(nowMs, command);
+    }
+
+    /** The arguments of the command being run, or of the last one run; null before the first. */
+    byte[][] lastArgv() {
+        return lastArgv;
     }
 
     void touch(long nowMs, CommandSpec command) {

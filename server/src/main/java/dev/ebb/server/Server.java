@@ -218,7 +218,7 @@ public final class Server {
      * reply. Error replies are counted once, by the outermost execution.
      */
     public void execute(Client c, CommandSpec spec, byte[][] argv) {
-        c.touch(nowMs, spec);
+        c.touch(nowMs, spec, argv);
         stats.totalCommandsProcessed++;
         boolean outermost = executionDepth++ == 0;
         long errorsBefore = c.reply().errorReplies();
@@ -235,7 +235,10 @@ public final class Server {
             executionDepth--;
             current = previous;
         }
-        commandExecuted(c, spec, argv, System.nanoTime() - startNanos);
+        if (!blockingKeys.isBlocked(c)) {
+            // A command that blocked is logged when it is served (BlockingKeys), as in Redis.
+            commandExecuted(c, spec, argv, System.nanoTime() - startNanos);
+        }
         if (outermost) {
             stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
             pubsub.afterCommand(c);

@@ -185,6 +185,31 @@ class SlowlogCommandsTest {
         }
     }
 
+    @Test
+    void aBlockedCommandShouldBeLoggedWhenItIsServedNotWhenItBlocks() throws Exception {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port());
+                java.net.Socket blocked = new java.net.Socket(ebb.host(), ebb.port())) {
+            j.configSet("slowlog-log-slower-than", "0");
+            j.slowlogReset();
+            blocked.setSoTimeout(5000);
+            blocked.getOutputStream().write("BLPOP queue 0\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!j.info("clients").contains("blocked_clients:1") && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            boolean loggedWhileBlocked = j.slowlogGet().stream().anyMatch(e -> e.getArgs().get(0).equalsIgnoreCase("blpop"));
+
+            j.rpush("queue", "job");
+            String reply = "*2\r\n$5\r\nqueue\r\n$3\r\njob\r\n";
+            assertEquals(reply, new String(blocked.getInputStream().readNBytes(reply.length()),
+                    java.nio.charset.StandardCharsets.US_ASCII));
+            List<List<String>> logged = j.slowlogGet().stream().map(Slowlog::getArgs).toList();
+
+            assertEquals(false, loggedWhileBlocked);
+            assertEquals(1, logged.stream().filter(args -> args.equals(List.of("BLPOP", "queue", "0"))).count(), logged.toString());
+        }
+    }
+
     private static String bulk(String s) {
         return "$" + s.length() + "\r\n" + s + "\r\n";
     }

@@ -116,7 +116,17 @@ public final class SortedSet implements MemoryEstimated {
      * @return {@link #ADDED}, {@link #UPDATED}, {@link #UNCHANGED}, {@link #NOP} or {@link #NAN}
      */
     public int add(byte[] member, double score, int flags, long maxListpackEntries, long maxListpackValue) {
-        double current = score(member);
+        // one look-up serves both the test and the update
+        int index = -1;
+        ZSkipList.Node node = null;
+        double current;
+        if (listpack != null) {
+            index = listpack.indexOf(member);
+            current = index < 0 ? Double.NaN : listpack.scoreAt(index);
+        } else {
+            node = dict.get(member);
+            current = node == null ? Double.NaN : node.score;
+        }
         if (!Double.isNaN(current)) {
             if ((flags & NX) != 0) {
                 addedScore = current;
@@ -137,7 +147,11 @@ public final class SortedSet implements MemoryEstimated {
             if (updated == current) {
                 return UNCHANGED;
             }
-            setScore(member, updated);
+            if (listpack != null) {
+                listpack.updateScore(index, updated + 0.0);
+            } else {
+                skiplist.updateScore(node, updated);
+            }
             return UPDATED;
         }
         if ((flags & XX) != 0) {
@@ -154,14 +168,6 @@ public final class SortedSet implements MemoryEstimated {
     /** The score {@link #add} left the member with (unchanged one for NX/GT/LT no-ops). */
     public double addedScore() {
         return addedScore;
-    }
-
-    private void setScore(byte[] member, double score) {
-        if (listpack != null) {
-            listpack.updateScore(listpack.indexOf(member), score + 0.0);
-        } else {
-            skiplist.updateScore(dict.get(member), score);
-        }
     }
 
     private void insert(byte[] member, double score) {

@@ -17,67 +17,193 @@ import java.util.concurrent.ThreadLocalRandom;
  * pass over the changed node: the "update" vector of the last node before it at each level.
  *
  * Costs: insert, delete, rank, element at rank, first/last in a score or lex range O(log n)
- * expected; removing a range O(log n + removed). Memory per node: the node object (40 bytes,
- * holding the level-0 link), for the one node in four with more levels a links array and a spans
- * array for the levels above 0, and the member array (shared with the dict of SortedSet). The lex searches assume all scores are equal, as Redis's
- * ZRANGEBYLEX does; with mixed scores the result is unspecified (but bounded and safe).
+ * expected; removing a range O(log n + removed).
+ *
+ * Memory and speed: a search reads one forward link per step, so the links of the lower levels
+ * live in fields of the node itself (Redis keeps all of a node's levels inline in one
+ * allocation). A node of one level is a {@link Node} (32 bytes), of two a {@link Node2} (40), of
+ * three a {@link Node3} (48), of four a {@link Node4} (56); only a node of five levels or more
+ * (1 in 256) is a {@link NodeN} with arrays for its levels above the fourth. A step at levels 0-3
+ * therefore touches one cache line, the next node's, as in Redis; about 35 bytes a node on
+ * average, plus the member array (shared with the dict of SortedSet). The lex searches assume all
+ * scores are equal, as Redis's ZRANGEBYLEX does; with mixed scores the result is unspecified (but
+ * bounded and safe).
  *
  * Not thread-safe: belongs to the command loop thread like the whole keyspace.
  */
 final class ZSkipList {
     static final int MAX_LEVEL = 32;
-    /** Node object: header 12, member 4, score 8, backward 4, next0 4, upper 4, upperSpan 4. */
-    static final long NODE_OBJECT_BYTES = 40;
+    /** Levels held in fields; a node with more keeps the rest in arrays ({@link NodeN}). */
+    private static final int INLINE_LEVELS = 4;
     private static final long LIST_OBJECT_BYTES = 48;
 
     /**
-     * One member: its score, its links at each of its levels and their spans. Three nodes in four
-     * have one level, so level 0 is held in a field and only higher levels in arrays (null for a
-     * one-level node); a level-0 link always steps over one member, so its span is not stored.
+     * One member: its score, and its links at each of its levels with their spans. A level-0 link
+     * always steps over one member, so its span is not stored. Subclasses add the fields of the
+     * higher levels; {@link #next} and {@link #span} pick the field by level with a cast, not a
+     * virtual call, so the search loops stay monomorphic.
      */
-    static final class Node {
+    static class Node {
         final byte[] member;
         double score;
         Node backward;
         Node next0;
-        private final Node[] upper;
-        private final int[] upperSpan;
 
-        Node(byte[] member, double score, int level) {
+        Node(byte[] member, double score) {
             this.member = member;
             this.score = score;
-            this.upper = level == 1 ? null : new Node[level - 1];
-            this.upperSpan = level == 1 ? null : new int[level - 1];
         }
 
-        int level() {
-            return upper == null ? 1 : upper.length + 1;
-        }
-
-        Node next(int i) {
-            return i == 0 ? next0 : upper[i - 1];
-        }
-
-        void setNext(int i, Node n) {
-            if (i == 0) {
-                next0 = n;
-            } else {
-                upper[i - 1] = n;
+        static Node create(byte[] member, double score, int level) {
+            switch (level) {
+                case 1:
+                    return new Node(member, score);
+                case 2:
+                    return new Node2(member, score);
+                case 3:
+                    return new Node3(member, score);
+                case 4:
+                    return new Node4(member, score);
+                default:
+                    return new NodeN(member, score, level);
             }
         }
 
-        int span(int i) {
-            return i == 0 ? 1 : upperSpan[i - 1];
+        int level() {
+            return 1;
         }
 
-        void setSpan(int i, int span) {
-            if (i != 0) {
-                upperSpan[i - 1] = span;
+        final Node next(int i) {
+            switch (i) {
+                case 0:
+                    return next0;
+                case 1:
+                    return ((Node2) this).next1;
+                case 2:
+                    return ((Node3) this).next2;
+                case 3:
+                    return ((Node4) this).next3;
+                default:
+                    return ((NodeN) this).upper[i - INLINE_LEVELS];
+            }
+        }
+
+        final void setNext(int i, Node n) {
+            switch (i) {
+                case 0:
+                    next0 = n;
+                    break;
+                case 1:
+                    ((Node2) this).next1 = n;
+                    break;
+                case 2:
+                    ((Node3) this).next2 = n;
+                    break;
+                case 3:
+                    ((Node4) this).next3 = n;
+                    break;
+                default:
+                    ((NodeN) this).upper[i - INLINE_LEVELS] = n;
+            }
+        }
+
+        final int span(int i) {
+            switch (i) {
+                case 0:
+                    return 1;
+                case 1:
+                    return ((Node2) this).span1;
+                case 2:
+                    return ((Node3) this).span2;
+                case 3:
+                    return ((Node4) this).span3;
+                default:
+                    return ((NodeN) this).upperSpan[i - INLINE_LEVELS];
+            }
+        }
+
+        final void setSpan(int i, int span) {
+            switch (i) {
+                case 0:
+                    break;
+                case 1:
+                    ((Node2) this).span1 = span;
+                    break;
+                case 2:
+                    ((Node3) this).span2 = span;
+                    break;
+                case 3:
+                    ((Node4) this).span3 = span;
+                    break;
+                default:
+                    ((NodeN) this).upperSpan[i - INLINE_LEVELS] = span;
             }
         }
     }
 
-    private final Node header = new Node(null, 0, MAX_LEVEL);
+    /** A node of two levels. */
+    static class Node2 extends Node {
+        Node next1;
+        int span1;
+
+        Node2(byte[] member, double score) {
+            super(member, score);
+        }
+
+        @Override
+        int level() {
+            return 2;
+        }
+    }
+
+    /** A node of three levels. */
+    static class Node3 extends Node2 {
+        Node next2;
+        int span2;
+
+        Node3(byte[] member, double score) {
+            super(member, score);
+        }
+
+        @Override
+        int level() {
+            return 3;
+        }
+    }
+
+    /** A node of four levels. */
+    static class Node4 extends Node3 {
+        Node next3;
+        int span3;
+
+        Node4(byte[] member, double score) {
+            super(member, score);
+        }
+
+        @Override
+        int level() {
+            return 4;
+        }
+    }
+
+    /** A node of five levels or more: the levels above the fourth in arrays. */
+    static final class NodeN extends Node4 {
+        final Node[] upper;
+        final int[] upperSpan;
+
+        NodeN(byte[] member, double score, int level) {
+            super(member, score);
+            upper = new Node[level - INLINE_LEVELS];
+            upperSpan = new int[level - INLINE_LEVELS];
+        }
+
+        @Override
+        int level() {
+            return upper.length + INLINE_LEVELS;
+        }
+    }
+
+    private final Node header = Node.create(null, 0, MAX_LEVEL);
     private Node tail;
     private int length;
     private int level = 1;
@@ -102,9 +228,16 @@ final class ZSkipList {
         return LIST_OBJECT_BYTES + nodeBytesOf(MAX_LEVEL, -1) + nodeBytes;
     }
 
+    /**
+     * Heap bytes of a node of {@code level} levels and its member of {@code memberLength} bytes
+     * (none if negative). Object header 12, then member 4, score 8, backward 4, next0 4 = 32; each
+     * inline level above 0 adds a link and a span (8); a {@link NodeN} adds its two array
+     * references and the arrays.
+     */
     static long nodeBytesOf(int level, int memberLength) {
-        return NODE_OBJECT_BYTES + (level == 1 ? 0 : 2 * Values.arrayBytes(level - 1, 4))
-                + (memberLength < 0 ? 0 : Values.byteArrayBytes(memberLength));
+        long node = level <= INLINE_LEVELS ? 32 + 8L * (level - 1)
+                : 64 + 2 * Values.arrayBytes(level - INLINE_LEVELS, 4);
+        return node + (memberLength < 0 ? 0 : Values.byteArrayBytes(memberLength));
     }
 
     private static long nodeBytes(Node n) {
@@ -127,7 +260,7 @@ final class ZSkipList {
 
     /** Inserts a member known to be absent. O(log n) expected. */
     Node insert(double score, byte[] member) {
-        Node node = new Node(member, score, randomLevel());
+        Node node = Node.create(member, score, randomLevel());
         insertNode(node);
         nodeBytes += nodeBytes(node);
         return node;

@@ -153,7 +153,7 @@ public final class BlockingKeys {
 
     /** Whether {@code c} is blocked. */
     public boolean isBlocked(Client c) {
-        return blocked.containsKey(c);
+        return !blocked.isEmpty() && blocked.containsKey(c);
     }
 
     /** INFO clients {@code blocked_clients}. */

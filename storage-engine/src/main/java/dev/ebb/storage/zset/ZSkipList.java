@@ -271,11 +271,13 @@ final class ZSkipList {
         byte[] member = node.member;
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            rankAt[i] = i == level - 1 ? 0 : rankAt[i + 1];
-            while (x.next(i) != null && before(x.next(i), score, member)) {
-                rankAt[i] += x.span(i);
-                x = x.next(i);
+            int rank = i == level - 1 ? 0 : rankAt[i + 1];
+            Node next;
+            while ((next = x.next(i)) != null && before(next, score, member)) {
+                rank += x.span(i);
+                x = next;
             }
+            rankAt[i] = rank;
             update[i] = x;
         }
         int lvl = node.level();
@@ -309,8 +311,9 @@ final class ZSkipList {
     private Node findUpdate(double score, byte[] member) {
         Node x = header;
         for (int i = level - 1; i >= 0; i--) {
-            while (x.next(i) != null && before(x.next(i), score, member)) {
-                x = x.next(i);
+            Node next;
+            while ((next = x.next(i)) != null && before(next, score, member)) {
+                x = next;
             }
             update[i] = x;
         }

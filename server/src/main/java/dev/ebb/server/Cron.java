@@ -69,7 +69,9 @@ final class Cron {
         server.blockingKeys().expireTimeouts(nowMs);
         rehash();
         server.expireCycle().beginSlow();
-        continueExpiry();
+        // The first slice runs after the I/O that arrived meanwhile, not straight after the
+        // housekeeping above: a command waits behind one of the two, never both.
+        loop.executor().schedule(continueExpiry, 0, TimeUnit.NANOSECONDS);
     }
 
     /** Soft output-buffer limits are timed, so every client is checked once per tick. */
@@ -111,11 +113,16 @@ final class Cron {
     }
 
     /**
-     * Offers Redis's fast expire cycle; called after each batch of commands. It runs only when the
-     * last cycle ran out of time or many sampled keys were stale, and at most once per 2 ms.
+     * Called after each client's batch of commands: if the engine wants Redis's fast expire cycle
+     * (the last cycle ran out of time or many sampled keys were stale), offers it once the loop
+     * has handled the rest of the I/O that is ready, as Redis does in beforeSleep; not inline, or
+     * the other clients whose input arrived in the same poll would wait behind it.
      */
     void afterBatch() {
-        server.expireCycle().runFast(server.nowMs());
+        if (!fastOffersPending && server.expireCycle().wantsFastCycle()) {
+            fastOffersPending = true;
+            loop.executor().schedule(offerFastCycles, 0, TimeUnit.NANOSECONDS);
+        }
     }
 
     /**
@@ -142,9 +149,14 @@ final class Cron {
         }
     }
 
-    /** Incremental rehashing: up to 1 ms per tick over the databases, as Redis's databasesCron. */
+    /**
+     * Incremental rehashing over the databases, as Redis's databasesCron: up to 1 ms per tick, or
+     * one {@code active-expire-slice-us} if that is shorter, so a command never waits longer
+     * behind it than behind an expiry slice.
+     */
     private void rehash() {
-        long deadline = System.nanoTime() + REHASH_BUDGET_NANOS;
+        long budget = Math.min(REHASH_BUDGET_NANOS, server.config().activeExpireSliceMicros() * 1000L);
+        long deadline = System.nanoTime() + budget;
         for (int i = 0; i < server.databases(); i++) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {

@@ -25,9 +25,12 @@ import java.util.function.IntToLongFunction;
  *   <li>The step's commands run at {@code now}: the writes and reads due in this millisecond by
  *       their rates. A write is the server's SET EX ({@code setWithExpire}); a read
  *       is {@code lookupRead}, which expires a stale key lazily.</li>
- *   <li>Then, as the server does after serving I/O, the cycle gets one call: the next slice of
+ *   <li>Then, as the server does after serving I/O, the cycle gets a call: the next slice of
  *       the slow cycle if one is in progress ({@link ActiveExpireCycle#runSlice}), else, if any
- *       command ran, the offer of a fast cycle ({@link ActiveExpireCycle#runFast}).</li>
+ *       command ran or the last fast cycle left a backlog, the offer of a fast cycle
+ *       ({@link ActiveExpireCycle#runFast}); and more calls while work remains and the modelled
+ *       time has not reached the end of the step, as the server runs the next slice right after
+ *       the (here empty) I/O.</li>
  * </ol>
  * The cycle's clock is a {@link ModelledCpuClock}: a fixed cost per key examined and per key
  * deleted, read after every sampling loop, so budgets, slices and fast-cycle spacing are decided on modelled
@@ -116,6 +119,9 @@ final class ExpirySimulator {
         return deleted -> Math.min(keysPerLoop, db.expiresSize() + deleted);
     }
 
+    /** A bound on the cycle calls in one simulated millisecond (each call charges some work). */
+    private static final int MAX_CALLS_PER_TURN = 1000;
+
     /** Runs the scenario to its horizon. */
     SimulationResult run() {
         long horizonMs = scenario.horizonSeconds() * 1000L;
@@ -138,11 +144,7 @@ final class ExpirySimulator {
                 }
             }
             int commands = runCommands(step, now, loadMs);
-            if (cycle.inProgress()) {
-                callCycle(now, false);
-            } else if (commands > 0) {
-                callCycle(now, true);
-            }
+            runCycleCalls(step, now, commands > 0);
         }
         return new SimulationResult(scenario, List.copyOf(rows), keysCreated, staleKeySeconds, drainedAtMillis,
                 new SimulationResult.Measured(realCycleNanos, longestRealCallNanos, longestRealCommandNanos));
@@ -245,6 +247,30 @@ final class ExpirySimulator {
             clock.deleted();
         } else {
             rowLazyExpired++;
+        }
+    }
+
+    /**
+     * The calls into the cycle after a turn's commands, as the server makes them: the next slice
+     * of the slow cycle if one is in progress, else (if commands ran, or the last fast cycle left a
+     * backlog) the offer of a fast cycle; and, since the server schedules the next slice as a
+     * zero-delay task, again while work remains and the turn's millisecond is not used up.
+     */
+    private void runCycleCalls(long step, long now, boolean commandsRan) {
+        long turnEnd = (step + 1) * 1_000_000L;
+        boolean offerFast = commandsRan;
+        for (int calls = 0; calls < MAX_CALLS_PER_TURN && clock.now() < turnEnd; calls++) {
+            if (cycle.inProgress()) {
+                callCycle(now, false);
+            } else if (offerFast || cycle.fastBacklog()) {
+                offerFast = false;
+                callCycle(now, true);
+            } else {
+                return;
+            }
+            if (!cycle.inProgress() && !cycle.fastBacklog()) {
+                return;
+            }
         }
     }
 

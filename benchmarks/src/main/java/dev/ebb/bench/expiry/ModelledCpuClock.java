@@ -75,6 +75,11 @@ final class ModelledCpuClock implements NanoClock {
         lastCharge = 0;
     }
 
+    /** The current modelled time: the simulated wall time plus the work charged beyond it. */
+    long now() {
+        return nanos;
+    }
+
     /** Modelled work charged so far, refunds deducted. */
     long chargedNanos() {
         return chargedNanos;

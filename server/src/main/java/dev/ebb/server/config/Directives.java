@@ -166,7 +166,7 @@ final class Directives {
     // EXPIRY (Ebb only)
     static final Directive<ExpiryStrategy> EXPIRY_STRATEGY = add("expiry-strategy",
             Enumeration.of(ExpiryStrategy.class), ExpiryStrategy.SAMPLING, Mutability.IMMUTABLE);
-    static final Directive<Long> ACTIVE_EXPIRE_SLICE_US = add("active-expire-slice-us", Int.range(100, 25000), 1000L,
+    static final Directive<Long> ACTIVE_EXPIRE_SLICE_US = add("active-expire-slice-us", Int.range(100, 25000), 250L,
             Mutability.MUTABLE);
 
     /** All directives in table order. */

@@ -363,8 +363,8 @@ public final class ServerConfig {
 
     /**
      * {@code active-expire-slice-us}: length, in microseconds, of one slice of the slow
-     * active-expire cycle (I/O is served between slices); the fast cycle's length comes from
-     * {@code active-expire-effort}.
+     * active-expire cycle (I/O is served between slices); it also cuts a fast cycle (whose length
+     * comes from {@code active-expire-effort}) and bounds the cron's rehash step.
      */
     public int activeExpireSliceMicros() {
         return value(Directives.ACTIVE_EXPIRE_SLICE_US).intValue();

@@ -113,7 +113,7 @@ class DirectivesTest {
         assertEquals(128, c.slowlogMaxLen());
         assertEquals("", c.requirepass());
         assertEquals(ExpiryStrategy.SAMPLING, c.expiryStrategy());
-        assertEquals(1000, c.activeExpireSliceMicros());
+        assertEquals(250, c.activeExpireSliceMicros());
         assertEquals(ClientOutputBufferLimits.DEFAULTS, c.clientOutputBufferLimits());
         assertEquals(0, c.notifyKeyspaceEvents());
         assertEquals(List.of(), c.save());

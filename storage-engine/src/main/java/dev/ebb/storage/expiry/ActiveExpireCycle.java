@@ -85,6 +85,8 @@ public final class ActiveExpireCycle {
     private boolean fastBacklog;
     private long lastFastStartNanos;
     private long windowNanos;
+    /** Measured time of one sampling loop in the last group, for sizing the next group. */
+    private long loopNanos;
 
     // The cycle in progress.
     private boolean running;
@@ -265,6 +267,7 @@ public final class ActiveExpireCycle {
         final int keysPerLoop = config.keysPerLoop();
         final int acceptableStale = config.acceptableStalePercent();
         final int checkInterval = config.timeCheckInterval();
+        int group = loopsPerReading(loopNanos, sliceLimit, checkInterval);
         long windowStart = start;
         int loopsInWindow = 0;
         while (true) {
@@ -295,11 +298,13 @@ public final class ActiveExpireCycle {
             if (sample.sampled > 0 && sample.expired * 100L / sample.sampled <= acceptableStale) {
                 currentDb = null;
             }
-            if (++loopsInWindow == checkInterval) {
-                loopsInWindow = 0;
+            if (++loopsInWindow == group) {
                 long now = clock.nanoTime();
-                windowNanos = now - windowStart;
+                loopNanos = (now - windowStart) / group;
+                loopsInWindow = 0;
                 windowStart = now;
+                group = loopsPerReading(loopNanos, sliceLimit, checkInterval);
+                windowNanos = loopNanos * group;
                 long elapsed = now - start;
                 if (spentNanos + elapsed + windowNanos > budgetNanos) {
                     addSpent(elapsed);
@@ -311,6 +316,18 @@ public final class ActiveExpireCycle {
                 }
             }
         }
+    }
+
+    /**
+     * Loops per clock reading: Redis's {@code timeCheckInterval} (16), or fewer when loops are so
+     * slow (an expiry storm: each one deletes up to 20 keys) that that many would take more than
+     * a quarter of the slice, so a slice overruns its length by at most about a quarter.
+     */
+    static int loopsPerReading(long loopNanos, long sliceLimit, int checkInterval) {
+        if (loopNanos <= 0) {
+            return checkInterval;
+        }
+        return (int) Math.max(1, Math.min(checkInterval, sliceLimit / (4 * loopNanos)));
     }
 
     private void addSpent(long nanos) {

@@ -130,7 +130,7 @@ class ActiveExpireCycleTest {
         fill(db, "dead", 20_000, NOW - 1);
         WorkClock clock = new WorkClock(3 * US);
         db.setExpiryListener((d, k) -> clock.work());
-        ExpireCycleConfig config = ExpireCycleConfig.defaults();
+        ExpireCycleConfig config = ExpireCycleConfig.defaults().withSliceMicros(1000);
         ActiveExpireCycle cycle = new ActiveExpireCycle(new Database[] {db}, config, clock);
 
         cycle.beginSlow();
@@ -144,7 +144,8 @@ class ActiveExpireCycleTest {
             slices++;
         } while (more && slices < 1000);
 
-        // A window is 16 loops of 20 keys at 3 us = 960 us: one window fits a 1 ms slice.
+        // A loop is 20 keys at 3 us = 60 us. The first window is 16 loops = 960 us; after it the
+        // clock is read every 4 loops (a quarter of the slice), and four such windows fill 960 us.
         assertEquals(960 * US, maxSlice);
         assertTrue(cycle.lastCycleNanos() <= config.slowCycleBudgetNanos());
         assertTrue(cycle.lastCycleNanos() > config.slowCycleBudgetNanos() - 960 * US);
@@ -352,10 +353,20 @@ class ActiveExpireCycleTest {
 
         assertTrue(cycle.runFast(NOW));
 
-        // 16 loops of 20 deletions at 0.5 us make one 160 us window; a second would cross 250 us.
-        assertEquals(160 * US, cycle.lastCycleNanos());
+        // A loop of 20 deletions at 0.5 us takes 10 us, so the clock is read every 6 loops (a
+        // quarter of the 250 us slice); four 60 us groups, and a fifth would cross 250 us.
+        assertEquals(6, ActiveExpireCycle.loopsPerReading(10 * US, 250 * US, 16));
+        assertEquals(240 * US, cycle.lastCycleNanos());
         assertTrue(before - db.size() > 0);
         assertTrue(cycle.fastBacklog());
+    }
+
+    @Test
+    void clockShouldBeReadEvery16LoopsUnlessLoopsAreSlowForTheSlice() {
+        assertEquals(16, ActiveExpireCycle.loopsPerReading(0, MS, 16), "nothing measured yet");
+        assertEquals(16, ActiveExpireCycle.loopsPerReading(2 * US, MS, 16), "cheap loops: Redis's 16");
+        assertEquals(10, ActiveExpireCycle.loopsPerReading(25 * US, MS, 16), "storm loops: a quarter slice");
+        assertEquals(1, ActiveExpireCycle.loopsPerReading(2 * MS, MS, 16), "at least one loop");
     }
 
     @Test

@@ -43,15 +43,15 @@ class ExpireCycleConfigTest {
         assertEquals(500_000, ExpireCycleConfig.forEffort(1, 500).slowCycleBudgetNanos());
         assertEquals(43_000_000, ExpireCycleConfig.forEffort(10, 10).slowCycleBudgetNanos());
         assertEquals(1_000_000, ExpireCycleConfig.defaults().fastCycleBudgetNanos());
-        assertEquals(1_000_000, ExpireCycleConfig.defaults().sliceNanos());
+        assertEquals(250_000, ExpireCycleConfig.defaults().sliceNanos());
     }
 
     @Test
     void withersShouldChangeOnlyTheirField() {
-        ExpireCycleConfig c = ExpireCycleConfig.defaults().withHz(100).withSliceMicros(250);
+        ExpireCycleConfig c = ExpireCycleConfig.defaults().withHz(100).withSliceMicros(500);
 
         assertEquals(100, c.hz());
-        assertEquals(250, c.sliceMicros());
+        assertEquals(500, c.sliceMicros());
         assertEquals(20, c.keysPerLoop());
         assertEquals(2_500_000, c.slowCycleBudgetNanos());
     }

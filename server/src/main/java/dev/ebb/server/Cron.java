@@ -20,6 +20,9 @@ final class Cron {
     private static final long FAST_OFFER_INTERVAL_MICROS = 1000;
 
     private final Runnable continueExpiry = this::continueExpiry;
+    private final Runnable continueRehash = this::continueRehash;
+    private long rehashLeftNanos;
+    private boolean rehashPending;
     private final Runnable offerFastCycles = this::offerFastCycles;
     private boolean fastOffersPending;
     private ScheduledFuture<?> task;
@@ -67,7 +70,10 @@ final class Cron {
         enforceOutputBufferLimits(nowMs);
         server.memoryGuard().cron();
         server.blockingKeys().expireTimeouts(nowMs);
-        rehash();
+        rehashLeftNanos = REHASH_BUDGET_NANOS;
+        if (!rehashPending) {
+            continueRehash();
+        }
         server.expireCycle().beginSlow();
         // The first slice runs after the I/O that arrived meanwhile, not straight after the
         // housekeeping above: a command waits behind one of the two, never both.
@@ -150,19 +156,32 @@ final class Cron {
     }
 
     /**
-     * Incremental rehashing over the databases, as Redis's databasesCron: up to 1 ms per tick, or
-     * one {@code active-expire-slice-us} if that is shorter, so a command never waits longer
-     * behind it than behind an expiry slice.
+     * Incremental rehashing over the databases, as Redis's databasesCron: up to 1 ms per tick, spent
+     * in steps of at most one {@code active-expire-slice-us} with the pending I/O served between
+     * them, so a command never waits longer behind rehashing than behind an expiry slice.
      */
-    private void rehash() {
-        long budget = Math.min(REHASH_BUDGET_NANOS, server.config().activeExpireSliceMicros() * 1000L);
-        long deadline = System.nanoTime() + budget;
+    private void continueRehash() {
+        rehashPending = false;
+        long start = System.nanoTime();
+        long deadline = start + Math.min(rehashLeftNanos, server.config().activeExpireSliceMicros() * 1000L);
+        boolean more = false;
         for (int i = 0; i < server.databases(); i++) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                return;
+                more = true;
+                break;
             }
             server.db(i).rehashFor(left, NanoClock.SYSTEM);
+        }
+        rehashLeftNanos -= System.nanoTime() - start;
+        if (!more) {
+            for (int i = 0; i < server.databases() && !more; i++) {
+                more = server.db(i).isRehashing();
+            }
+        }
+        if (more && rehashLeftNanos > 0) {
+            rehashPending = true;
+            loop.executor().schedule(continueRehash, 0, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -585,6 +585,11 @@ public final class Database {
         other.avgTtlMs = a;
     }
 
+    /** Whether either dict is in the middle of an incremental resize. */
+    public boolean isRehashing() {
+        return dict.isRehashing() || expires.isRehashing();
+    }
+
     /**
      * Spends up to {@code budgetNanos} on incremental rehashing, main dict first, then
      * {@code expires} with what is left (the cron's databasesCron step).

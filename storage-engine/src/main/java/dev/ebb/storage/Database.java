@@ -28,9 +28,10 @@ import java.util.Arrays;
  * point WATCH and similar features build on; in-place value changes are reported by their callers
  * through {@link #signalModifiedKey}.
  *
- * <p><b>LRU clock / LFU counter.</b> The dict's per-entry meta int holds, by default, the last
- * access time in seconds, {@code (int) (nowMs / 1000)} ({@link #lruClock}); differences are taken
- * in 32-bit arithmetic, so the 2038 wrap of the truncated value is harmless. After
+ * <p><b>LRU clock / LFU counter.</b> The dict's 24-bit per-entry meta holds, by default, the last
+ * access time in seconds modulo 2^24 ({@link #lruClock}), as Redis's {@code lru} field does; idle
+ * times are taken modulo 2^24 too, so they are exact up to 194 days and wrap after that, as in
+ * Redis. After
  * {@link #trackFrequency} with {@code lfu} true it holds an {@link LfuCounter} instead (as Redis's
  * 24-bit {@code lru} field does under an LFU policy); existing keys' metas are reinterpreted, not
  * converted, so they take a while to become meaningful after a switch, as in Redis.
@@ -341,8 +342,7 @@ public final class Database {
         if (h < 0) {
             return -1;
         }
-        int idleSeconds = lruClock(nowMs) - dict.metaAt(h);
-        return idleSeconds <= 0 ? 0 : idleSeconds * 1000L;
+        return idleSeconds(dict.metaAt(h), nowMs) * 1000L;
     }
 
     /**
@@ -372,9 +372,14 @@ public final class Database {
         return lfu ? LfuCounter.initial(nowMs) : lruClock(nowMs);
     }
 
-    /** The access-time stamp kept in the dict meta: unix seconds truncated to 32 bits. */
+    /** The access-time stamp kept in the dict meta: unix seconds modulo 2^24 (Redis's LRU_CLOCK_MAX + 1). */
     public static int lruClock(long nowMs) {
-        return (int) (nowMs / 1000);
+        return (int) (nowMs / 1000) & Dict.META_MASK;
+    }
+
+    /** Seconds since the access stamped {@code stamp}, modulo 2^24 as Redis's estimateObjectIdleTime. */
+    static int idleSeconds(int stamp, long nowMs) {
+        return (lruClock(nowMs) - stamp) & Dict.META_MASK;
     }
 
     // ---------------------------------------------------------------- writes
@@ -649,8 +654,7 @@ public final class Database {
         if (kind == EvictionPolicy.Kind.LFU) {
             return LfuCounter.MAX_COUNTER - LfuCounter.decayed(meta, nowMs, lfuDecayMinutes);
         }
-        int idleSeconds = lruClock(nowMs) - meta;
-        return idleSeconds <= 0 ? 0 : idleSeconds * 1000L;
+        return idleSeconds(meta, nowMs) * 1000L;
     }
 
     /** Whether {@code key} is a current candidate (present, and volatile if {@code volatileOnly}). */

@@ -4,13 +4,22 @@ import java.util.Objects;
 
 /**
  * The keyspace hash table: {@code byte[]} keys (compared by content, binary safe, any length) to values,
- * plus an {@code int} of metadata per key that the caller uses for its LRU clock or LFU counter.
+ * plus 24 bits of metadata per key that the caller uses for its LRU clock or LFU counter (Redis keeps the
+ * same 24 bits in its {@code lru} field).
  *
  * <p>Open addressing with linear probing over two arrays (a row of key and value references, and the meta
  * ints: 12 bytes a slot, no object per entry), a seeded SipHash so clients cannot aim keys at one slot,
  * backward-shift deletion, and an incremental resize that keeps two tables and migrates a few slots per
  * write; the design, the load factors (at most 3/4, shrink under 1/10) and the costs are described in
  * {@link OpenTable}, which holds the key half shared with {@link LongDict}.
+ *
+ * <p><b>Hash tags.</b> The top byte of each meta int is the dict's: a bit set in every occupied slot and
+ * seven bits of the key's hash (bits 57-63, independent of the slot number, which comes from the low bits).
+ * A look-up in the live table reads the meta ints of the probe chain (16 to a cache line) and loads a
+ * slot's key only when the tag matches, so the other keys of the chain cost no cache miss and a hit
+ * usually loads one row and one key; a non-matching key passes the tag test with probability 1/128. The
+ * tag moves with the meta through resizes and backward shifts. The old table of a resize, which has
+ * tombstones, is probed by key as before.
  *
  * <p>Costs: {@link #get}, {@link #put}, {@link #remove} O(1) expected (a write during a resize also migrates
  * a few slots; the write that starts a resize allocates the new arrays, O(capacity) zeroing);
@@ -30,6 +39,13 @@ public final class Dict<V> extends OpenTable {
     /** Each slot is a row of 2^1 references: the key, then the value. */
     private static final int ROW_SHIFT = 1;
     private static final int VALUE_COLUMN = 1;
+
+    /** The bits of a meta int that belong to the caller; the top byte is the dict's (see the class comment). */
+    public static final int META_MASK = 0x00FF_FFFF;
+    /** Set in the meta int of every occupied slot. */
+    private static final int PRESENT = 0x8000_0000;
+    /** The dict's byte of a meta int: {@link #PRESENT} and the 7-bit hash tag. */
+    private static final int TAG_MASK = ~META_MASK;
 
     private int[] metas;
     private int[] oldMetas;
@@ -133,27 +149,26 @@ public final class Dict<V> extends OpenTable {
     }
 
     /**
-     * The meta int of a current handle (0 after insert). O(1).
+     * The meta of a current handle (0 after insert): 24 bits, 0 to {@link #META_MASK}. O(1).
      *
      * @param handle a current handle
      * @return the meta
      */
     public int metaAt(final int handle) {
-        return isOldHandle(handle) ? oldMetas[slotOf(handle)] : metas[handle];
+        return (isOldHandle(handle) ? oldMetas[slotOf(handle)] : metas[handle]) & META_MASK;
     }
 
     /**
-     * Sets the meta int of a current handle; it moves with the entry through resizes. O(1).
+     * Sets the meta of a current handle; it moves with the entry through resizes. Only the low 24 bits
+     * ({@link #META_MASK}) are kept. O(1).
      *
      * @param handle a current handle
-     * @param meta   any value
+     * @param meta   the value; bits above the 24th are ignored
      */
     public void setMetaAt(final int handle, final int meta) {
-        if (isOldHandle(handle)) {
-            oldMetas[slotOf(handle)] = meta;
-        } else {
-            metas[handle] = meta;
-        }
+        final int[] column = isOldHandle(handle) ? oldMetas : metas;
+        final int slot = slotOf(handle);
+        column[slot] = (column[slot] & TAG_MASK) | (meta & META_MASK);
     }
 
     /**
@@ -215,6 +230,37 @@ public final class Dict<V> extends OpenTable {
         if (!isOldHandle(handle)) {
             metas[handle] = 0;
         }
+    }
+
+    @Override
+    void insertedColumns(final int slot, final long hash) {
+        metas[slot] = tag(hash);
+    }
+
+    /**
+     * Reads the meta ints from the home of {@code hash} to the first one without {@link #PRESENT}, and compares
+     * the key of a slot only when its tag equals the key's: the other keys of the probe chain are ruled out
+     * without loading them, and a hit usually loads one row and one key.
+     */
+    @Override
+    int probeLive(final Object[] live, final byte[] key, final long hash) {
+        final int[] column = metas;
+        final int mask = column.length - 1;
+        final int tag = tag(hash);
+        for (int slot = (int) hash & mask; ; slot = (slot + 1) & mask) {
+            final int meta = column[slot];
+            if ((meta & PRESENT) == 0) {
+                return -1;
+            }
+            if ((meta & TAG_MASK) == tag && KeyBytes.equal((byte[]) live[slot << ROW_SHIFT], key)) {
+                return slot;
+            }
+        }
+    }
+
+    /** {@link #PRESENT} and bits 57 to 63 of the hash (the slot number comes from the low bits). */
+    private static int tag(final long hash) {
+        return PRESENT | (int) (hash >>> 57) << 24;
     }
 
     @Override

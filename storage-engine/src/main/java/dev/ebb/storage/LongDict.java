@@ -161,6 +161,11 @@ public final class LongDict extends OpenTable {
     }
 
     @Override
+    void insertedColumns(final int slot, final long hash) {
+        // The value column needs nothing until the caller stores the value.
+    }
+
+    @Override
     long columnArrayBytes(final int capacity) {
         return arrayBytes(capacity, LONG_BYTES);
     }

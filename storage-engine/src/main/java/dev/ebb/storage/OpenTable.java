@@ -196,7 +196,7 @@ abstract class OpenTable {
      */
     public final int find(final byte[] key) {
         final long hash = hasher.hash(key);
-        final int slot = probe(rows, key, hash);
+        final int slot = probeLive(rows, key, hash);
         if (slot >= 0) {
             return slot;
         }
@@ -465,15 +465,12 @@ abstract class OpenTable {
         Objects.requireNonNull(key, "key");
         stepOnWrite();
         final long hash = hasher.hash(key);
-        final int shift = rowShift;
         Object[] live = rows;
-        int mask = slots(live) - 1;
-        int slot = (int) hash & mask;
-        for (Object stored; (stored = live[slot << shift]) != null; slot = (slot + 1) & mask) {
-            if (KeyBytes.equal((byte[]) stored, key)) {
-                return slot;
-            }
+        final int found = probeLive(live, key, hash);
+        if (found >= 0) {
+            return found;
         }
+        final int mask = slots(live) - 1;
         if (oldRows != null) {
             final int oldSlot = probe(oldRows, key, hash);
             if (oldSlot >= 0) {
@@ -485,12 +482,13 @@ abstract class OpenTable {
             }
             startResize((mask + 1) << 1);
             live = rows;
-            slot = freeSlot(live, hash);
         } else if (size >= aheadFill(mask + 1) && mask + 1 >= NextTable.AHEAD_MIN_CAPACITY
                 && mask + 1 < MAX_CAPACITY) {
-            next.request((mask + 1) << 1, shift, columnAllocator);
+            next.request((mask + 1) << 1, rowShift, columnAllocator);
         }
-        live[slot << shift] = key;
+        final int slot = freeSlot(live, hash);
+        live[slot << rowShift] = key;
+        insertedColumns(slot, hash);
         size++;
         return ~slot;
     }
@@ -664,6 +662,20 @@ abstract class OpenTable {
     }
 
     /** The slot of {@code key} in {@code table} (skipping tombstones), or -1. */
+    /**
+     * The live slot holding {@code key}, or -1: the look-up half of {@link #find}, which a subclass with a
+     * faster way to rule slots out overrides (the live table has no tombstones). This one compares the key
+     * of every slot from the home of {@code hash} to the first empty one.
+     *
+     * @param live the live table's rows
+     * @param key  the key bytes
+     * @param hash the key's hash
+     * @return the slot, or -1 if the live table does not hold the key
+     */
+    int probeLive(final Object[] live, final byte[] key, final long hash) {
+        return probe(live, key, hash);
+    }
+
     private int probe(final Object[] table, final byte[] key, final long hash) {
         final int shift = rowShift;
         final int mask = (table.length >>> shift) - 1;
@@ -756,6 +768,16 @@ abstract class OpenTable {
 
     /** Zero the columns at {@code handle}, so that a later insert there finds zeroes. */
     abstract void clearColumns(int handle);
+
+    /**
+     * Called when a key has just been stored in live slot {@code slot} by an insert, before the caller stores
+     * its value; the slot's columns are zero. Keys moved by a resize or a backward shift are
+     * announced by {@link #migrateColumns} and {@link #moveLiveColumns} instead.
+     *
+     * @param slot the live slot
+     * @param hash the key's hash
+     */
+    abstract void insertedColumns(int slot, long hash);
 
     /** Heap bytes of the columns of both tables, see {@link #arrayBytes}. */
     abstract long columnBytes();

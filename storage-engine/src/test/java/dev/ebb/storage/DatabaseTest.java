@@ -325,13 +325,21 @@ class DatabaseTest {
     }
 
     @Test
-    void idleTimeShouldSurviveTheWrapOfThe32BitSecondsClock() {
-        long beforeWrap = (Integer.MAX_VALUE - 1L) * 1000;
+    void idleTimeShouldSurviveTheWrapOfThe24BitSecondsClock() {
+        long beforeWrap = ((1L << 24) * 100 - 3) * 1000;
         db.setKey(key("k"), val("v"), beforeWrap);
 
         long idle = db.idleMs(key("k"), beforeWrap + 10_000);
 
         assertEquals(10_000, idle);
+    }
+
+    @Test
+    void idleTimeShouldWrapAfter2To24SecondsAsRedisDoes() {
+        db.setKey(key("k"), val("v"), T0);
+
+        assertEquals(((1L << 24) - 1) * 1000, db.idleMs(key("k"), T0 + ((1L << 24) - 1) * 1000), "194 days");
+        assertEquals(4_000, db.idleMs(key("k"), T0 + ((1L << 24) + 4) * 1000), "wrapped");
     }
 
     @Test

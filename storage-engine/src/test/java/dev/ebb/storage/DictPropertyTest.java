@@ -83,6 +83,33 @@ final class DictPropertyTest {
         }
     }
 
+    @Test
+    void shouldTellApartKeysWithTheSameHomeSlotAndHashTag() {
+        final long seed = 78;
+        final TableUnderTest table = subject("Dict", seed);
+        final KeyModel model = new KeyModel();
+        final SplittableRandom random = new SplittableRandom(seed);
+        // The same home (the last slot) in every table up to 256 slots, and the same 7-bit tag in every table.
+        final List<byte[]> colliding = KeyFixtures.collidingKeys(seed, 40, 8, 7);
+        for (int i = 0; i < colliding.size(); i++) {
+            assertNull(table.put(colliding.get(i), i));
+            model.put(colliding.get(i), i);
+        }
+        assertAllPresent(table, model, colliding);
+
+        for (int round = 0; round < 4; round++) {
+            while (model.size() < 180) {
+                randomOperation(table, model, random, colliding, 65);
+                assertAllPresent(table, model, colliding);
+            }
+            while (model.size() > TROUGH_KEYS) {
+                randomOperation(table, model, random, colliding, 20);
+                assertAllPresent(table, model, colliding);
+            }
+            table.assertMatches(model.values);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"Dict", "LongDict"})
     void shouldStoreEmptyAndOneMegabyteKeysAndTellSharedPrefixesApart(final String kind) {
@@ -147,11 +174,14 @@ final class DictPropertyTest {
 
         final int handle = dict.find(key);
         dict.setValueAt(handle, "v2");
-        dict.setMetaAt(handle, -7);
+        dict.setMetaAt(handle, Dict.META_MASK);
 
         assertArrayEquals(key, dict.keyAt(handle));
         assertEquals("v2", dict.get(key));
-        assertEquals(-7, dict.metaAt(dict.find(key)));
+        assertEquals(Dict.META_MASK, dict.metaAt(dict.find(key)), "all 24 meta bits kept");
+        dict.setMetaAt(handle, -7);
+        assertEquals(-7 & Dict.META_MASK, dict.metaAt(handle), "bits above the 24th dropped");
+        assertEquals("v2", dict.get(key), "the dict's own bits untouched by setMetaAt");
         assertEquals(-1, dict.find(KeyFixtures.ascii("absent")));
         assertEquals(-1, new Dict<String>(2).randomHandle(), "randomHandle of an empty dict");
     }

@@ -19,12 +19,20 @@ final class KeyFixtures {
      * cluster wraps around to slot 0.
      */
     static List<byte[]> collidingKeys(final long seed, final int count, final int bits) {
+        return collidingKeys(seed, count, bits, 0);
+    }
+
+    /**
+     * As {@link #collidingKeys(long, int, int)}, and also sharing the top {@code tagBits} bits of the hash,
+     * all set: with 7 they have the same {@link Dict} hash tag, so only their bytes tell them apart.
+     */
+    static List<byte[]> collidingKeys(final long seed, final int count, final int bits, final int tagBits) {
         final SipHash hash = new SipHash(seed);
-        final long lowBits = (1L << bits) - 1;
+        final long mask = (1L << bits) - 1 | (tagBits == 0 ? 0 : -1L << (Long.SIZE - tagBits));
         final List<byte[]> keys = new ArrayList<>(count);
         for (long candidate = 0; keys.size() < count; candidate++) {
             final byte[] key = ascii("collide:" + candidate);
-            if ((hash.hash(key) & lowBits) == lowBits) {
+            if ((hash.hash(key) & mask) == mask) {
                 keys.add(key);
             }
         }

@@ -1,7 +1,7 @@
 package dev.ebb.storage;
 
 /**
- * Redis's LFU access counter, packed in a key's 32-bit dict meta: bits 8..23 hold the time of the
+ * Redis's LFU access counter, packed in a key's 24-bit dict meta: bits 8..23 hold the time of the
  * last decrement in minutes (unix minutes modulo 2^16), bits 0..7 a logarithmic counter (0..255).
  *
  * <p>The counter does not count accesses: an access increments it with probability

@@ -30,6 +30,7 @@ public final class RespWriter {
     static final int SHARED_HEADERS = 32;
 
     private long errors;
+    private ErrorObserver errorObserver;
     private static final byte[] CRLF = ascii("\r\n");
     private static final byte[] OK = ascii("+OK\r\n");
     private static final byte[] PONG = ascii("+PONG\r\n");
@@ -128,12 +129,42 @@ public final class RespWriter {
     /** {@code -s}, where {@code s} starts with the error code ("ERR syntax error"); CR and LF become spaces. */
     public RespWriter error(String s) {
         errors++;
+        if (errorObserver != null) {
+            errorObserver.error(s, false);
+        }
         return line('-', s);
     }
 
-    /** How many error replies this writer has produced, for INFO's total_error_replies. */
+    /**
+     * As {@link #error}, for an error that passes on one already reported elsewhere (a script
+     * returning the error of a command it ran): the observer is told it is a repeat.
+     */
+    public RespWriter repeatedError(String s) {
+        errors++;
+        if (errorObserver != null) {
+            errorObserver.error(s, true);
+        }
+        return line('-', s);
+    }
+
+    /** How many error replies this writer has produced. */
     public long errorReplies() {
         return errors;
+    }
+
+    /** Has {@code observer} told of every later error reply, before it is encoded; {@code null} stops it. */
+    public void observeErrors(ErrorObserver observer) {
+        this.errorObserver = observer;
+    }
+
+    /** Told of each error reply: the server's error statistics. */
+    @FunctionalInterface
+    public interface ErrorObserver {
+        /**
+         * @param message  the error's text without the leading {@code -}, e.g. {@code ERR syntax error}
+         * @param repeated whether it passes on an error already reported (see {@link #repeatedError})
+         */
+        void error(String message, boolean repeated);
     }
 
     /** {@code :v} */

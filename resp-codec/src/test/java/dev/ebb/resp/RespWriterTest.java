@@ -6,6 +6,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,6 +45,22 @@ class RespWriterTest {
         assertReply("-ERR bad  thing here\r\n", w -> w.error("ERR bad\r\nthing\rhere"));
         assertReply("+a b\r\n", w -> w.simple("a\nb"));
         assertReply("-ERR caf\u00c3\u00a9\r\n", w -> w.error("ERR caf\u00e9"));
+    }
+
+    @Test
+    void shouldCountErrorsAndShowEachToTheObserver() {
+        List<String> seen = new ArrayList<>();
+        writer.error("ERR before");
+        writer.observeErrors((message, repeated) -> seen.add(message + (repeated ? " (repeated)" : "")));
+        writer.ok().error("WRONGTYPE Operation against a key holding the wrong kind of value").repeatedError("ERR x");
+        writer.observeErrors(null);
+        writer.error("ERR after");
+
+        assertEquals(List.of("WRONGTYPE Operation against a key holding the wrong kind of value", "ERR x (repeated)"),
+                seen);
+        assertEquals(4, writer.errorReplies());
+        assertEquals("-ERR before\r\n+OK\r\n-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"
+                + "-ERR x\r\n-ERR after\r\n", decodeAndRelease(writer.take()));
     }
 
     @Test

@@ -212,6 +212,7 @@ public final class BlockingKeys {
                 return;
             }
             Waiter w = queue.peekFirst();
+            server.markErrors();
             long start = System.nanoTime();
             if (!w.retry.retry(w.client)) {
                 return;
@@ -223,12 +224,13 @@ public final class BlockingKeys {
     }
 
     /**
-     * The slow log and latency monitor see a blocking command once, when it is served or times out,
-     * with the time of that final execution (the wait is not counted), as Redis logs a command when
-     * it unblocks.
+     * The slow log, the latency monitor and INFO commandstats see a blocking command once, when it
+     * is served or times out, with the time of that final execution (the wait is not counted), as
+     * Redis logs a command when it unblocks.
      */
     private void logServed(Waiter w, long nanos) {
         if (w.spec != null) {
+            server.attributeErrors(w.spec);
             server.commandExecuted(w.client, w.spec, w.argv, nanos);
         }
     }
@@ -238,6 +240,7 @@ public final class BlockingKeys {
         while (!deadlines.isEmpty() && deadlines.first().deadlineMs <= nowMs) {
             Waiter w = deadlines.first();
             remove(w);
+            server.markErrors();
             long start = System.nanoTime();
             w.onTimeout.reply(w.client);
             logServed(w, System.nanoTime() - start);

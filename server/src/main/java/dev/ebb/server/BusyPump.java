@@ -129,15 +129,18 @@ public final class BusyPump {
             spec = sub;
         }
         if (!spec.arityAccepts(argv.length)) {
+            server.commandStats().rejected(spec);
             reject(server, c, Errors.wrongArity(spec.fullName()));
             return;
         }
         if (!c.authenticated() && !spec.has(CommandFlags.NO_AUTH)) {
+            server.commandStats().rejected(spec);
             reject(server, c, Errors.NOAUTH);
             return;
         }
         boolean shutdown = spec.name().equals("shutdown");
         if (!spec.has(CommandFlags.ALLOW_BUSY) || (shutdown && !hasNoSave(argv))) {
+            server.commandStats().rejected(spec);
             reject(server, c, BUSY);
             return;
         }
@@ -146,7 +149,12 @@ public final class BusyPump {
         }
         c.touch(server.nowMs(), spec);
         server.stats().totalCommandsProcessed++;
+        // Counted as its own command, not as part of the script it interrupts.
+        server.markErrors();
+        long start = System.nanoTime();
         spec.handler().execute(c, argv);
+        server.commandStats().called(spec, (System.nanoTime() - start) / 1000);
+        server.attributeErrors(spec);
     }
 
     private static boolean hasNoSave(byte[][] argv) {
@@ -159,7 +167,6 @@ public final class BusyPump {
     }
 
     private static void reject(Server server, Client c, String error) {
-        server.stats().totalErrorReplies++;
         c.reply().error(error);
     }
 }

@@ -59,6 +59,9 @@ public final class Client {
         this.channel = channel;
         this.server = server;
         this.reply = new RespWriter(channel.alloc());
+        // Every error reply counts in INFO errorstats, a script client's included (as Redis counts
+        // the errors of the commands a script runs).
+        this.reply.observeErrors(server.errorStats()::record);
         this.addr = addr;
         this.laddr = laddr;
         this.createdMs = createdMs;

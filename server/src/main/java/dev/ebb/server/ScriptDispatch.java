@@ -34,14 +34,16 @@ public final class ScriptDispatch {
 
     /**
      * Runs {@code spec} for the script client {@code c}, as {@link Server#call} does after its
-     * checks (the caller has looked up the spec and checked arity and script rules), and feeds it
-     * to MONITOR as Redis does, from {@code [db lua]}. The command time stays the script's: it is
+     * checks (the caller has looked up the spec and checked arity and script rules), counts it in
+     * INFO commandstats (its errors are its own, not the script's), and feeds it to MONITOR as Redis
+     * does, from {@code [db lua]}. The command time stays the script's: it is
      * not read again.
      */
     public static void call(Client c, CommandSpec spec, byte[][] argv) {
         Server server = c.server();
         c.touch(server.nowMs(), spec);
         server.stats().totalCommandsProcessed++;
+        long start = System.nanoTime();
         try {
             spec.handler().execute(c, argv);
         } catch (RuntimeException e) {
@@ -49,6 +51,8 @@ public final class ScriptDispatch {
             server.stats().unexpectedErrorReplies++;
             c.reply().error("ERR " + e);
         }
+        server.commandStats().called(spec, (System.nanoTime() - start) / 1000);
+        server.attributeErrors(spec);
         if (!server.monitors().isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
             server.monitors().feed(server, c, argv);
         }

@@ -46,6 +46,10 @@ public final class Server {
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Collection<Client> clientsView = Collections.unmodifiableCollection(clients.values());
     private final ServerStats stats = new ServerStats();
+    private final ErrorStats errorStats = new ErrorStats();
+    private final CommandStats commandStats = new CommandStats();
+    /** {@link ErrorStats#events()} when the last command's errors were attributed to it. */
+    private long errorMark;
     private static final int MAX_CLIENTS_PER_TICK = 200;
     private static final int MAX_HZ = 500;
 
@@ -177,7 +181,8 @@ public final class Server {
             }
             CommandSpec sub = spec.subcommand(argv[1]);
             if (sub == null) {
-                reject(c, spec, Errors.unknownSubcommand(argv[1], Errors.printable(argv[0])));
+                // No command to count it against, as in Redis.
+                reject(c, null, Errors.unknownSubcommand(argv[1], Errors.printable(argv[0])));
                 return;
             }
             spec = sub;
@@ -215,13 +220,16 @@ public final class Server {
     /**
      * Runs a command that has passed every dispatch check ({@link #call}, and EXEC for its queued
      * commands): stamps the client, counts it, and turns an unexpected exception into an error
-     * reply. Error replies are counted once, by the outermost execution.
+     * reply. The command failed (INFO commandstats) if it replied an error of its own: errors of
+     * the commands it ran (EXEC's, a script's) are theirs, as in Redis.
      */
     public void execute(Client c, CommandSpec spec, byte[][] argv) {
         c.touch(nowMs, spec, argv);
         stats.totalCommandsProcessed++;
         boolean outermost = executionDepth++ == 0;
-        long errorsBefore = c.reply().errorReplies();
+        if (outermost) {
+            errorMark = errorStats.events();
+        }
         Client previous = current;
         current = c;
         long startNanos = System.nanoTime();
@@ -235,12 +243,12 @@ public final class Server {
             executionDepth--;
             current = previous;
         }
+        attributeErrors(spec);
         if (!blockingKeys.isBlocked(c)) {
             // A command that blocked is logged when it is served (BlockingKeys), as in Redis.
             commandExecuted(c, spec, argv, System.nanoTime() - startNanos);
         }
         if (outermost) {
-            stats.totalErrorReplies += c.reply().errorReplies() - errorsBefore;
             pubsub.afterCommand(c);
             // As Redis's handleClientsBlockedOnKeys: after the whole command (EXEC, a script).
             blockingKeys.handleReadyKeys();
@@ -298,6 +306,7 @@ public final class Server {
      */
     public void commandExecuted(Client c, CommandSpec spec, byte[][] argv, long durationNanos) {
         long micros = durationNanos / 1000;
+        commandStats.called(spec, micros);
         latencyMonitor.record(spec.has(CommandFlags.FAST) ? "fast-command" : "command", micros / 1000, nowMs);
         if (!spec.has(CommandFlags.SKIP_SLOWLOG)) {
             slowLog.record(argv, micros, config.slowlogLogSlowerThan(), config.slowlogMaxLen(), nowMs, c.addr(),
@@ -310,12 +319,43 @@ public final class Server {
      * will abort), and a refused EXEC itself discards it, as Redis's rejectCommand does.
      */
     void reject(Client c, CommandSpec spec, String error) {
-        stats.totalErrorReplies++;
+        if (spec != null) {
+            commandStats.rejected(spec);
+        }
         if (c.inMulti()) {
             c.reply().error(Transactions.rejectedInMulti(c, spec, error));
         } else {
             c.reply().error(error);
         }
+    }
+
+    /**
+     * Counts {@code spec} as failed if an error reply was sent since the last command's errors were
+     * attributed (its own errors, not those of commands it ran, which attributed theirs), and moves
+     * the mark. Called after each command runs: by {@link #execute}, for commands a script runs and
+     * for blocked commands when they are served.
+     */
+    void attributeErrors(CommandSpec spec) {
+        long events = errorStats.events();
+        if (events != errorMark) {
+            commandStats.failed(spec);
+            errorMark = events;
+        }
+    }
+
+    /** Moves the mark of {@link #attributeErrors} to now, before a command runs outside {@link #execute}. */
+    void markErrors() {
+        errorMark = errorStats.events();
+    }
+
+    /** INFO errorstats and total_error_replies. */
+    public ErrorStats errorStats() {
+        return errorStats;
+    }
+
+    /** INFO commandstats. */
+    public CommandStats commandStats() {
+        return commandStats;
     }
 
     /** The current time in unix ms, fixed for the duration of one command. */

@@ -14,7 +14,6 @@ public final class ServerStats {
     long totalCommandsProcessed;
     long keyspaceHits;
     long keyspaceMisses;
-    long totalErrorReplies;
     long unexpectedErrorReplies;
     /** Clients closed by client-output-buffer-limit (INFO client_output_buffer_limit_disconnections). */
     long clientOutputBufferLimitDisconnections;
@@ -69,10 +68,6 @@ public final class ServerStats {
         } else {
             keyspaceMisses++;
         }
-    }
-
-    public long totalErrorReplies() {
-        return totalErrorReplies;
     }
 
     /** Commands that failed with an unexpected exception (INFO {@code unexpected_error_replies}). */
@@ -142,7 +137,6 @@ public final class ServerStats {
         totalCommandsProcessed = 0;
         keyspaceHits = 0;
         keyspaceMisses = 0;
-        totalErrorReplies = 0;
         unexpectedErrorReplies = 0;
         clientOutputBufferLimitDisconnections = 0;
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One command's row in the command table: name, arity, flags, key positions, documentation and
@@ -13,6 +14,9 @@ import java.util.Locale;
  * 1-based argv indexes; {@code lastKey} -1 means "the last argument", 0 means no keys.
  */
 public final class CommandSpec {
+    private static final AtomicInteger ORDINALS = new AtomicInteger();
+
+    private final int ordinal = ORDINALS.getAndIncrement();
     private final String name;
     private final String fullName;
     private final int arity;
@@ -70,6 +74,14 @@ public final class CommandSpec {
     /** A container command (CONFIG, CLIENT, OBJECT …) dispatched on its first argument. */
     public static Builder container(String name, int arity, long flags) {
         return new Builder(name, arity, flags, 0, 0, 0, null);
+    }
+
+    /**
+     * A number no other spec in this JVM has, counting from 0 in creation order: where a server keeps
+     * this command's statistics (the table is shared by every server in the JVM, the counts are not).
+     */
+    public int ordinal() {
+        return ordinal;
     }
 
     /** Lower-case name, e.g. {@code get} or, for a subcommand, {@code get} under {@code config}. */

@@ -44,15 +44,20 @@ import java.util.Set;
  *       command loop thread's own.</li>
  *   <li><b>replication</b>: always a master without replicas; {@code master_replid} is the run id.</li>
  *   <li>{@code blocked_clients} counts clients in BLPOP and friends.</li>
- *   <li>No {@code commandstats}, {@code errorstats} or {@code latencystats}: Ebb keeps no
- *       per-command or per-error statistics.</li>
+ *   <li><b>commandstats</b> (only with {@code all}, {@code everything} or by name, as in Redis)
+ *       and <b>errorstats</b>: see {@link dev.ebb.server.CommandStats} and
+ *       {@link dev.ebb.server.ErrorStats}. No {@code latencystats}: Ebb keeps no per-command
+ *       latency histograms.</li>
  * </ul>
  * Costs: O(databases + clients) plus two small /proc reads; only ever run on the command loop.
  */
 public final class InfoCommand {
     private static final String[] SECTIONS = {
-        "server", "clients", "memory", "persistence", "stats", "replication", "cpu", "modules", "cluster", "keyspace",
+        "server", "clients", "memory", "persistence", "stats", "replication", "cpu", "modules", "commandstats",
+        "errorstats", "cluster", "keyspace",
     };
+    /** Left out of a plain INFO (and INFO default), as Redis leaves them out. */
+    private static final Set<String> NOT_DEFAULT = Set.of("commandstats");
     private static final String ZERO_REPLID = "0000000000000000000000000000000000000000";
     private static final int CLOCK_TICKS_PER_SECOND = 100;
     private static final Path PROC_STATUS = Path.of("/proc/self/status");
@@ -70,25 +75,28 @@ public final class InfoCommand {
     }
 
     static void info(Client c, byte[][] argv) {
-        boolean all = argv.length == 1;
         Set<String> wanted = new HashSet<>();
-        for (int i = 1; i < argv.length; i++) {
-            String section = Arguments.text(argv[i]).toLowerCase(Locale.ROOT);
-            if (section.equals("default") || section.equals("all") || section.equals("everything")) {
-                all = true;
-            } else {
-                wanted.add(section);
-            }
+        if (argv.length == 1) {
+            wanted.add("default");
         }
-        c.reply().verbatim(text(c, all, wanted));
+        for (int i = 1; i < argv.length; i++) {
+            wanted.add(Arguments.text(argv[i]).toLowerCase(Locale.ROOT));
+        }
+        c.reply().verbatim(text(c, wanted));
     }
 
-    /** The INFO text of every section in {@code wanted} (or all of them), in Redis's order. */
-    static String text(Client c, boolean all, Set<String> wanted) {
+    /**
+     * The INFO text of every section in {@code wanted}, in Redis's order: section names, or
+     * {@code default} (all but commandstats), {@code all} or {@code everything} (all of them).
+     */
+    static String text(Client c, Set<String> wanted) {
+        boolean all = wanted.contains("all") || wanted.contains("everything");
+        boolean defaults = wanted.contains("default");
         StringBuilder out = new StringBuilder(4096);
         int written = 0;
         for (String section : SECTIONS) {
-            if (!all && !wanted.contains(section)) {
+            boolean include = all || wanted.contains(section) || (defaults && !NOT_DEFAULT.contains(section));
+            if (!include) {
                 continue;
             }
             if (written++ > 0) {
@@ -110,6 +118,14 @@ public final class InfoCommand {
             case "replication" -> replication(out, s);
             case "cpu" -> cpu(out);
             case "modules" -> out.append("# Modules\r\n");
+            case "commandstats" -> {
+                out.append("# Commandstats\r\n");
+                s.commandStats().appendInfo(out);
+            }
+            case "errorstats" -> {
+                out.append("# Errorstats\r\n");
+                s.errorStats().appendInfo(out);
+            }
             case "cluster" -> {
                 out.append("# Cluster\r\n");
                 field(out, "cluster_enabled", c.server().clusterEnabled() ? 1 : 0);
@@ -241,7 +257,7 @@ public final class InfoCommand {
         field(out, "pubsub_channels", s.pubsub().channelCount());
         field(out, "pubsub_patterns", s.pubsub().numpat());
         field(out, "pubsubshard_channels", s.pubsub().shardChannelCount());
-        field(out, "total_error_replies", st.totalErrorReplies());
+        field(out, "total_error_replies", s.errorStats().total());
         field(out, "unexpected_error_replies", st.unexpectedErrorReplies());
         field(out, "client_output_buffer_limit_disconnections", st.clientOutputBufferLimitDisconnections());
     }

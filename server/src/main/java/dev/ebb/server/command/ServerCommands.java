@@ -122,7 +122,10 @@ public final class ServerCommands {
         c.reply().ok();
     }
 
-    /** CONFIG RESETSTAT: the INFO counters, the expired-key counts and the active expiry statistics. */
+    /**
+     * CONFIG RESETSTAT: the INFO counters, the expired-key counts, the active expiry statistics,
+     * commandstats and errorstats.
+     */
     static void configResetstat(Client c, byte[][] argv) {
         Server s = c.server();
         s.stats().reset();
@@ -131,6 +134,8 @@ public final class ServerCommands {
             s.db(i).resetStats();
         }
         s.expireCycle().resetStats();
+        s.commandStats().reset();
+        s.errorStats().reset();
         c.reply().ok();
     }
 

@@ -63,7 +63,11 @@ final class LuaToResp {
         }
         LuaValue err = t.rawget(RespToLua.ERR);
         if (err.isstring()) {
-            out.error(err.tojstring());
+            if (t.rawget(RespToLua.COUNTED).toboolean()) {
+                out.repeatedError(err.tojstring());
+            } else {
+                out.error(err.tojstring());
+            }
             return;
         }
         LuaValue ok = t.rawget(RespToLua.OK);

@@ -82,8 +82,11 @@ final class RedisLib {
         redis.rawset("error_reply", new OneArgFunction() {
             @Override
             public LuaValue call(LuaValue arg) {
+                // As Redis's luaPushErrorBuff: the first word is the error code, and a text of one
+                // word gets the generic code ERR in front.
                 String s = arg.checkjstring();
-                return RespToLua.tableWith(RespToLua.ERR, LuaValue.valueOf(s.startsWith("-") ? s.substring(1) : s));
+                String text = s.startsWith("-") ? s.substring(1) : s;
+                return RespToLua.tableWith(RespToLua.ERR, LuaValue.valueOf(text.indexOf(' ') < 0 ? "ERR " + text : text));
             }
         });
         redis.rawset("status_reply", new OneArgFunction() {
@@ -187,11 +190,16 @@ final class RedisLib {
         }
         ScriptDispatch.call(scriptClient, spec, argv);
         ByteBuf reply = scriptClient.reply().take();
+        LuaValue result;
         try {
-            return RespToLua.read(reply);
+            result = RespToLua.read(reply);
         } finally {
             reply.release();
         }
+        if (result.istable() && result.rawget(RespToLua.ERR).isstring()) {
+            result.rawset(RespToLua.COUNTED, LuaValue.TRUE);
+        }
+        return result;
     }
 
     private static LuaTable error(String message) {
@@ -210,7 +218,8 @@ final class RedisLib {
         public Varargs invoke(Varargs args) {
             LuaValue result = dispatch(args);
             if (raise && result.istable() && result.rawget(RespToLua.ERR).isstring()) {
-                throw new ReplyError(result.rawget(RespToLua.ERR).tojstring());
+                throw new ReplyError(result.rawget(RespToLua.ERR).tojstring(),
+                        result.rawget(RespToLua.COUNTED).toboolean());
             }
             return result;
         }

@@ -12,7 +12,20 @@ import org.luaj.vm2.LuaValue;
 final class ReplyError extends LuaError {
     private static final long serialVersionUID = 1L;
 
+    private final boolean counted;
+
     ReplyError(String reply) {
+        this(reply, false);
+    }
+
+    /** @param counted whether the error is a command's, already counted in INFO errorstats */
+    ReplyError(String reply, boolean counted) {
         super(LuaValue.valueOf(reply));
+        this.counted = counted;
+    }
+
+    /** Whether the error is a command's, already counted in INFO errorstats. */
+    boolean counted() {
+        return counted;
     }
 }

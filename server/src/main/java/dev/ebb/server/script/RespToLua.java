@@ -20,6 +20,11 @@ import org.luaj.vm2.LuaValue;
 final class RespToLua {
     static final LuaString OK = LuaString.valueOf("ok");
     static final LuaString ERR = LuaString.valueOf("err");
+    /**
+     * Set (true) in the error table of a command a script ran, as Redis 7 does: that error has been
+     * counted in INFO errorstats, so the script passing it on to its caller does not count it again.
+     */
+    static final LuaString COUNTED = LuaString.valueOf("ignore_err_stats_update");
     private static final LuaString MAP = LuaString.valueOf("map");
     private static final LuaString SET = LuaString.valueOf("set");
     private static final LuaString DOUBLE = LuaString.valueOf("double");

@@ -223,7 +223,12 @@ public final class Scripting {
             LuaValue result = fn.call();
             LuaToResp.write(caller.reply(), result, redis.resp());
         } catch (LuaError e) {
-            caller.reply().error(errorReply(e, sha, watchdog.currentLine()));
+            String reply = errorReply(e, sha, watchdog.currentLine());
+            if (countedAlready(e)) {
+                caller.reply().repeatedError(reply);
+            } else {
+                caller.reply().error(reply);
+            }
         } catch (StackOverflowError e) {
             caller.reply().error("ERR Error running script, stack overflow script: " + sha + ", on @user_script:0.");
         } finally {
@@ -310,6 +315,18 @@ public final class Scripting {
      * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
      * place the error (an error in a tail call is raised after its caller returned).
      */
+    /**
+     * Whether a script's error passes on a command's error, already counted in INFO errorstats: a
+     * failing {@code redis.call}, or the table of one raised with {@code error()}.
+     */
+    private static boolean countedAlready(LuaError e) {
+        if (e instanceof ReplyError) {
+            return ((ReplyError) e).counted();
+        }
+        LuaValue object = e.getMessageObject();
+        return object != null && object.istable() && object.rawget(RespToLua.COUNTED).toboolean();
+    }
+
     static String errorReply(LuaError e, String sha, int fallbackLine) {
         String text = e.getMessage() == null ? "" : e.getMessage().strip();
         Matcher position = ERROR_POSITION.matcher(text);

@@ -56,6 +56,8 @@ class ScriptEvalTest {
             assertEquals("My Err", error(j, "return {err='My Err'}"));
             assertEquals("x y", error(j, "return redis.error_reply('x y')"));
             assertEquals("x y", error(j, "return redis.error_reply('-x y')"));
+            assertEquals("ERR NOSPACE", error(j, "return redis.error_reply('NOSPACE')"), "one word: code ERR added");
+            assertEquals("ERR NOSPACE", error(j, "return redis.error_reply('-NOSPACE')"));
         }
     }
 

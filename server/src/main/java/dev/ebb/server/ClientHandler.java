@@ -3,6 +3,7 @@ package dev.ebb.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -74,7 +75,13 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.debug("Connection error, closing: {}", ctx.channel(), cause);
+        if (cause instanceof IOException) {
+            // A peer that reset or went away: routine.
+            LOG.debug("Connection error, closing: {}", ctx.channel(), cause);
+        } else {
+            // Ebb's own code threw outside a command handler: a bug worth a stack trace.
+            LOG.error("Unexpected error, closing connection {}", ctx.channel(), cause);
+        }
         ctx.close();
     }
 

@@ -153,7 +153,7 @@ public final class BusyPump {
         server.markErrors();
         long start = System.nanoTime();
         spec.handler().execute(c, argv);
-        server.commandStats().called(spec, (System.nanoTime() - start) / 1000);
+        server.commandStats().called(spec, System.nanoTime() - start, server.config().latencyTracking());
         server.attributeErrors(spec);
     }
 

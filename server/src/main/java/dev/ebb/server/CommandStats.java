@@ -1,6 +1,7 @@
 package dev.ebb.server;
 
 import dev.ebb.server.command.CommandSpec;
+import dev.ebb.server.config.ServerConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -14,8 +15,12 @@ import java.util.Locale;
  * served), rejected when dispatch refused it (arity, authentication, OOM, CROSSSLOT, ...), failed
  * when it replied an error of its own; commands run by EXEC and by scripts are counted each.
  *
+ * <p>Also INFO latencystats: a {@link LatencyHistogram} per command that has run since start-up or
+ * CONFIG RESETSTAT, while {@code latency-tracking} is on (Redis's default).
+ *
  * <p>Counts live in arrays indexed by {@link CommandSpec#ordinal()}, so counting is a few array
- * writes and allocates nothing once the arrays have grown to the command table. Loop thread only.
+ * writes and allocates nothing once the arrays have grown to the command table and each command's
+ * histogram exists. Loop thread only.
  */
 public final class CommandStats {
     private CommandSpec[] specs = new CommandSpec[0];
@@ -23,12 +28,24 @@ public final class CommandStats {
     private long[] micros = new long[0];
     private long[] rejected = new long[0];
     private long[] failed = new long[0];
+    private LatencyHistogram[] histograms = new LatencyHistogram[0];
 
-    /** {@code spec} ran for {@code durationMicros}. */
-    void called(CommandSpec spec, long durationMicros) {
+    /**
+     * {@code spec} ran for {@code durationNanos}; with {@code trackLatency} (the
+     * {@code latency-tracking} directive) the duration also goes into its histogram.
+     */
+    void called(CommandSpec spec, long durationNanos, boolean trackLatency) {
         int i = slot(spec);
         calls[i]++;
-        micros[i] += durationMicros;
+        micros[i] += durationNanos / 1000;
+        if (trackLatency) {
+            LatencyHistogram histogram = histograms[i];
+            if (histogram == null) {
+                histogram = new LatencyHistogram();
+                histograms[i] = histogram;
+            }
+            histogram.record(durationNanos);
+        }
     }
 
     /** Dispatch refused a call of {@code spec}. */
@@ -49,6 +66,7 @@ public final class CommandStats {
         Arrays.fill(micros, 0);
         Arrays.fill(rejected, 0);
         Arrays.fill(failed, 0);
+        Arrays.fill(histograms, null);
     }
 
     /** The calls counted for {@code spec}. */
@@ -83,6 +101,35 @@ public final class CommandStats {
     }
 
     /** The index of {@code spec}'s counts, growing the arrays first if needed (read them after this). */
+    /**
+     * The lines of INFO latencystats, one per command with a histogram, sorted by name:
+     * {@code latency_percentiles_usec_get:p50=1.003,p99=3.007,p99.9=5.023}, each percentile of
+     * {@code percentiles} in µs with three decimals (the top of its histogram slot), its label
+     * printed as Redis prints it.
+     */
+    public void appendLatencyInfo(StringBuilder out, List<Double> percentiles) {
+        List<CommandSpec> tracked = new ArrayList<>();
+        for (int i = 0; i < specs.length; i++) {
+            if (histograms[i] != null) {
+                tracked.add(specs[i]);
+            }
+        }
+        tracked.sort(Comparator.comparing(CommandSpec::fullName));
+        for (CommandSpec spec : tracked) {
+            LatencyHistogram histogram = histograms[spec.ordinal()];
+            out.append("latency_percentiles_usec_").append(spec.fullName()).append(':');
+            for (int p = 0; p < percentiles.size(); p++) {
+                if (p > 0) {
+                    out.append(',');
+                }
+                double percentile = percentiles.get(p);
+                out.append('p').append(ServerConfig.percentileText(percentile)).append('=')
+                        .append(String.format(Locale.ROOT, "%.3f", histogram.valueAtPercentile(percentile) / 1000.0));
+            }
+            out.append("\r\n");
+        }
+    }
+
     private int slot(CommandSpec spec) {
         int i = spec.ordinal();
         if (i >= calls.length) {
@@ -92,6 +139,7 @@ public final class CommandStats {
             micros = Arrays.copyOf(micros, length);
             rejected = Arrays.copyOf(rejected, length);
             failed = Arrays.copyOf(failed, length);
+            histograms = Arrays.copyOf(histograms, length);
         }
         specs[i] = spec;
         return i;

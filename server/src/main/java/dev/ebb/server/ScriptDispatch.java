@@ -51,7 +51,7 @@ public final class ScriptDispatch {
             server.stats().unexpectedErrorReplies++;
             c.reply().error("ERR " + e);
         }
-        server.commandStats().called(spec, (System.nanoTime() - start) / 1000);
+        server.commandStats().called(spec, System.nanoTime() - start, server.config().latencyTracking());
         server.attributeErrors(spec);
         if (!server.monitors().isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
             server.monitors().feed(server, c, argv);

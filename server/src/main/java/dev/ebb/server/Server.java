@@ -306,7 +306,7 @@ public final class Server {
      */
     public void commandExecuted(Client c, CommandSpec spec, byte[][] argv, long durationNanos) {
         long micros = durationNanos / 1000;
-        commandStats.called(spec, micros);
+        commandStats.called(spec, durationNanos, config.latencyTracking());
         latencyMonitor.record(spec.has(CommandFlags.FAST) ? "fast-command" : "command", micros / 1000, nowMs);
         if (!spec.has(CommandFlags.SKIP_SLOWLOG)) {
             slowLog.record(argv, micros, config.slowlogLogSlowerThan(), config.slowlogMaxLen(), nowMs, c.addr(),

@@ -44,20 +44,19 @@ import java.util.Set;
  *       command loop thread's own.</li>
  *   <li><b>replication</b>: always a master without replicas; {@code master_replid} is the run id.</li>
  *   <li>{@code blocked_clients} counts clients in BLPOP and friends.</li>
- *   <li><b>commandstats</b> (only with {@code all}, {@code everything} or by name, as in Redis)
- *       and <b>errorstats</b>: see {@link dev.ebb.server.CommandStats} and
- *       {@link dev.ebb.server.ErrorStats}. No {@code latencystats}: Ebb keeps no per-command
- *       latency histograms.</li>
+ *   <li><b>commandstats</b> and <b>latencystats</b> (only with {@code all}, {@code everything}
+ *       or by name, as in Redis) and <b>errorstats</b>: see {@link dev.ebb.server.CommandStats}
+ *       and {@link dev.ebb.server.ErrorStats}.</li>
  * </ul>
  * Costs: O(databases + clients) plus two small /proc reads; only ever run on the command loop.
  */
 public final class InfoCommand {
     private static final String[] SECTIONS = {
         "server", "clients", "memory", "persistence", "stats", "replication", "cpu", "modules", "commandstats",
-        "errorstats", "cluster", "keyspace",
+        "errorstats", "latencystats", "cluster", "keyspace",
     };
     /** Left out of a plain INFO (and INFO default), as Redis leaves them out. */
-    private static final Set<String> NOT_DEFAULT = Set.of("commandstats");
+    private static final Set<String> NOT_DEFAULT = Set.of("commandstats", "latencystats");
     private static final String ZERO_REPLID = "0000000000000000000000000000000000000000";
     private static final int CLOCK_TICKS_PER_SECOND = 100;
     private static final Path PROC_STATUS = Path.of("/proc/self/status");
@@ -87,7 +86,8 @@ public final class InfoCommand {
 
     /**
      * The INFO text of every section in {@code wanted}, in Redis's order: section names, or
-     * {@code default} (all but commandstats), {@code all} or {@code everything} (all of them).
+     * {@code default} (all but commandstats and latencystats), {@code all} or {@code everything}
+     * (all of them).
      */
     static String text(Client c, Set<String> wanted) {
         boolean all = wanted.contains("all") || wanted.contains("everything");
@@ -125,6 +125,10 @@ public final class InfoCommand {
             case "errorstats" -> {
                 out.append("# Errorstats\r\n");
                 s.errorStats().appendInfo(out);
+            }
+            case "latencystats" -> {
+                out.append("# Latencystats\r\n");
+                s.commandStats().appendLatencyInfo(out, s.config().latencyTrackingInfoPercentiles());
             }
             case "cluster" -> {
                 out.append("# Cluster\r\n");

@@ -124,6 +124,12 @@ final class Directives {
     static final Directive<Long> LATENCY_MONITOR_THRESHOLD = add("latency-monitor-threshold", Int.range(0, LONG_MAX),
             0L, Mutability.MUTABLE);
 
+    // LATENCY TRACKING
+    static final Directive<Boolean> LATENCY_TRACKING = add("latency-tracking", Bool.yesNo(), true,
+            Mutability.MUTABLE);
+    static final Directive<List<Double>> LATENCY_TRACKING_INFO_PERCENTILES = add("latency-tracking-info-percentiles",
+            new SpecialTypes.Percentiles(), List.of(50.0, 99.0, 99.9), Mutability.MUTABLE);
+
     // EVENT NOTIFICATION
     static final Directive<Integer> NOTIFY_KEYSPACE_EVENTS = add("notify-keyspace-events",
             new SpecialTypes.KeyspaceEvents(), 0, Mutability.MUTABLE);

@@ -274,6 +274,21 @@ public final class ServerConfig {
         return value(Directives.LATENCY_MONITOR_THRESHOLD);
     }
 
+    /** {@code latency-tracking}: whether each command's latency goes into its histogram (INFO latencystats). */
+    public boolean latencyTracking() {
+        return value(Directives.LATENCY_TRACKING);
+    }
+
+    /** A percentile as CONFIG GET and INFO latencystats print it: {@code 50}, {@code 99.9}. */
+    public static String percentileText(double percentile) {
+        return SpecialTypes.Percentiles.text(percentile);
+    }
+
+    /** {@code latency-tracking-info-percentiles}: the percentiles INFO latencystats prints, 0 to 100. */
+    public List<Double> latencyTrackingInfoPercentiles() {
+        return value(Directives.LATENCY_TRACKING_INFO_PERCENTILES);
+    }
+
     /** {@code notify-keyspace-events} as a bit set of {@link NotifyKeyspaceEvents} flags; 0 when disabled. */
     public int notifyKeyspaceEvents() {
         return value(Directives.NOTIFY_KEYSPACE_EVENTS);

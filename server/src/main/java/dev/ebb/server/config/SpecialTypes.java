@@ -4,6 +4,8 @@ import dev.ebb.server.config.ClientOutputBufferLimits.ClientClass;
 import dev.ebb.server.config.ClientOutputBufferLimits.Limit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The value types with their own syntax: bind, save, client-output-buffer-limit, notify-keyspace-events. Error texts
@@ -42,6 +44,70 @@ final class SpecialTypes {
         @Override
         public String fileForm(List<String> value) {
             return value.isEmpty() ? "\"\"" : String.join(" ", value);
+        }
+    }
+
+    /**
+     * {@code latency-tracking-info-percentiles 50 99 99.9}: percentiles from 0 to 100 for INFO latencystats, or
+     * {@code ""} for none. Shown as Redis prints them: {@code %f} with trailing zeros trimmed.
+     */
+    static final class Percentiles implements ValueType<List<Double>> {
+        private static final Pattern DECIMAL =
+                Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
+        @Override
+        public List<Double> parse(List<String> args, List<Double> current) throws InvalidValueException {
+            if (args.size() == 1 && args.get(0).isEmpty()) {
+                return List.of();
+            }
+            List<Double> percentiles = new ArrayList<>(args.size());
+            for (String arg : args) {
+                if (!DECIMAL.matcher(arg).matches()) {
+                    throw new InvalidValueException("Invalid latency-tracking-info-percentiles parameters");
+                }
+                double percentile = Double.parseDouble(arg);
+                if (percentile < 0 || percentile > 100) {
+                    throw new InvalidValueException(
+                            "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]");
+                }
+                percentiles.add(percentile);
+            }
+            return List.copyOf(percentiles);
+        }
+
+        @Override
+        public boolean multiArg() {
+            return true;
+        }
+
+        @Override
+        public String format(List<Double> value) {
+            StringBuilder out = new StringBuilder();
+            for (double percentile : value) {
+                if (out.length() > 0) {
+                    out.append(' ');
+                }
+                out.append(text(percentile));
+            }
+            return out.toString();
+        }
+
+        @Override
+        public String fileForm(List<Double> value) {
+            return value.isEmpty() ? "\"\"" : format(value);
+        }
+
+        /** As Redis's {@code sprintf("%f")} then trimDoubleString: {@code 50}, {@code 99.9}. */
+        static String text(double percentile) {
+            String fixed = String.format(Locale.ROOT, "%f", percentile);
+            int end = fixed.length();
+            while (fixed.charAt(end - 1) == '0') {
+                end--;
+            }
+            if (fixed.charAt(end - 1) == '.') {
+                end--;
+            }
+            return fixed.substring(0, end);
         }
     }
 

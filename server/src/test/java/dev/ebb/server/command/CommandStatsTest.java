@@ -226,6 +226,46 @@ class CommandStatsTest {
         }
     }
 
+    @Test
+    void latencystatsShouldGivePercentilesPerCommandInMicroseconds() throws IOException {
+        try (RespTestSocket s = new RespTestSocket(ebb)) {
+            s.call("SET", "k", "v");
+            s.call("DEBUG", "SLEEP", "0.05");
+            s.call("CONFIG", "GET", "maxmemory");
+
+            Map<String, String> stats = info(s, "latencystats");
+            assertTrue(stats.get("latency_percentiles_usec_set").matches("p50=\\d+\\.\\d{3},p99=\\d+\\.\\d{3},"
+                    + "p99\\.9=\\d+\\.\\d{3}"), stats.toString());
+            assertTrue(stats.containsKey("latency_percentiles_usec_config|get"), stats.toString());
+            double sleep = Double.parseDouble(stats.get("latency_percentiles_usec_debug").split("[=,]")[1]);
+            double set = Double.parseDouble(stats.get("latency_percentiles_usec_set").split("[=,]")[1]);
+            assertTrue(sleep >= 50_000 && sleep < 60_000, "DEBUG SLEEP 0.05 took " + sleep + " µs");
+            assertTrue(set < sleep, set + " µs");
+
+            assertEquals("+OK\r\n", s.call("CONFIG", "SET", "latency-tracking-info-percentiles", "50 99.999 0"));
+            assertTrue(info(s, "latencystats").get("latency_percentiles_usec_set")
+                    .matches("p50=\\d+\\.\\d{3},p99\\.999=\\d+\\.\\d{3},p0=\\d+\\.\\d{3}"));
+            assertEquals("*2\r\n$33\r\nlatency-tracking-info-percentiles\r\n$11\r\n50 99.999 0\r\n",
+                    s.call("CONFIG", "GET", "latency-tracking-info-percentiles"));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'latency-tracking-info-percentiles') - "
+                    + "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]\r\n",
+                    s.call("CONFIG", "SET", "latency-tracking-info-percentiles", "101"));
+            assertEquals("-ERR CONFIG SET failed (possibly related to argument 'latency-tracking-info-percentiles') - "
+                    + "Invalid latency-tracking-info-percentiles parameters\r\n",
+                    s.call("CONFIG", "SET", "latency-tracking-info-percentiles", "abc"));
+            s.call("CONFIG", "SET", "latency-tracking-info-percentiles", "50 99 99.9");
+
+            s.call("CONFIG", "SET", "latency-tracking", "no");
+            s.call("GET", "k");
+            assertNull(info(s, "latencystats").get("latency_percentiles_usec_get"), "not tracked while off");
+            assertEquals("1/0/0", counts(info(s, "commandstats"), "get"), "still counted");
+            s.call("CONFIG", "SET", "latency-tracking", "yes");
+
+            s.call("CONFIG", "RESETSTAT");
+            assertEquals(Set.of("latency_percentiles_usec_config|resetstat"), info(s, "latencystats").keySet());
+        }
+    }
+
     /** {@code calls/rejected_calls/failed_calls} of one command's line. */
     private static String counts(Map<String, String> stats, String command) {
         String line = stats.get("cmdstat_" + command);

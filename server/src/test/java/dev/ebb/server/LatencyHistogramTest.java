@@ -1,0 +1,58 @@
+package dev.ebb.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** The HdrHistogram layout Redis uses for latencystats (1 ns to 1 s, two significant digits). */
+class LatencyHistogramTest {
+
+    @Test
+    void valuesUpTo255ShouldBeExactAndLargerOnesWithinTheirSlot() {
+        LatencyHistogram h = new LatencyHistogram();
+        h.record(200);
+
+        assertEquals(200, h.valueAtPercentile(50));
+        assertEquals(255, LatencyHistogram.highestEquivalentValue(255));
+        assertEquals(257, LatencyHistogram.highestEquivalentValue(256), "slots of 2 from 256");
+        assertEquals(1003, LatencyHistogram.highestEquivalentValue(1000), "slots of 4 from 512");
+        assertEquals(1_002_438_655L, LatencyHistogram.highestEquivalentValue(1_000_000_000L));
+    }
+
+    @Test
+    void percentilesShouldBeTheTopOfTheSlotWhereTheRunningCountReachesThem() {
+        LatencyHistogram h = new LatencyHistogram();
+        for (long v = 1; v <= 1000; v++) {
+            h.record(v);
+        }
+
+        assertEquals(1000, h.count());
+        assertEquals(501, h.valueAtPercentile(50), "the 500th value, 500, is in slot 500-501");
+        assertEquals(991, h.valueAtPercentile(99), "the 990th, in slot 988-991");
+        assertEquals(999, h.valueAtPercentile(99.9), "the 999th, in slot 996-999");
+        assertEquals(1003, h.valueAtPercentile(100));
+        assertEquals(1, h.valueAtPercentile(0), "percentile 0: the lowest value of the first slot");
+    }
+
+    @Test
+    void valuesShouldBeClampedToOneNanosecondAndOneSecond() {
+        LatencyHistogram h = new LatencyHistogram();
+        h.record(0);
+        h.record(-5);
+        h.record(5_000_000_000L);
+
+        assertEquals(1, h.valueAtPercentile(50));
+        assertEquals(1_002_438_655L, h.valueAtPercentile(100));
+        assertEquals(0, new LatencyHistogram().valueAtPercentile(50), "empty");
+    }
+
+    @Test
+    void everyIndexShouldMapBackToTheLowestValueOfItsSlot() {
+        for (long v : new long[] {1, 2, 127, 128, 255, 256, 257, 511, 512, 1000, 65_535, 1L << 20, 999_999_999L}) {
+            int index = LatencyHistogram.index(v);
+            long lowest = LatencyHistogram.valueAt(index);
+            assertEquals(index, LatencyHistogram.index(lowest), "value " + v);
+            assertEquals(LatencyHistogram.highestEquivalentValue(v), LatencyHistogram.highestEquivalentValue(lowest));
+        }
+    }
+}

@@ -69,6 +69,24 @@ public final class CommandStats {
         Arrays.fill(histograms, null);
     }
 
+    /** {@code spec}'s latency histogram, or null if it has not run with latency-tracking on since the reset. */
+    public LatencyHistogram histogram(CommandSpec spec) {
+        int i = spec.ordinal();
+        return i < histograms.length ? histograms[i] : null;
+    }
+
+    /** The commands that have a latency histogram, sorted by name. */
+    public List<CommandSpec> tracked() {
+        List<CommandSpec> tracked = new ArrayList<>();
+        for (int i = 0; i < specs.length; i++) {
+            if (histograms[i] != null) {
+                tracked.add(specs[i]);
+            }
+        }
+        tracked.sort(Comparator.comparing(CommandSpec::fullName));
+        return tracked;
+    }
+
     /** The calls counted for {@code spec}. */
     public long calls(CommandSpec spec) {
         int i = spec.ordinal();
@@ -108,14 +126,7 @@ public final class CommandStats {
      * printed as Redis prints it.
      */
     public void appendLatencyInfo(StringBuilder out, List<Double> percentiles) {
-        List<CommandSpec> tracked = new ArrayList<>();
-        for (int i = 0; i < specs.length; i++) {
-            if (histograms[i] != null) {
-                tracked.add(specs[i]);
-            }
-        }
-        tracked.sort(Comparator.comparing(CommandSpec::fullName));
-        for (CommandSpec spec : tracked) {
+        for (CommandSpec spec : tracked()) {
             LatencyHistogram histogram = histograms[spec.ordinal()];
             out.append("latency_percentiles_usec_").append(spec.fullName()).append(':');
             for (int p = 0; p < percentiles.size(); p++) {

@@ -1,5 +1,8 @@
 package dev.ebb.server;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One command's latency histogram for INFO latencystats: the layout of the HdrHistogram Redis uses
  * for it (values 1 ns to 1 s, two significant decimal digits), so percentiles come out with the
@@ -11,7 +14,7 @@ package dev.ebb.server;
  * {@code round(percentile / 100 * total)}, as hdr_value_at_percentile returns it. 3,072 counts,
  * 24 KB, allocated when a command first runs. Loop thread only.
  */
-final class LatencyHistogram {
+public final class LatencyHistogram {
     /** Redis's LATENCY_HISTOGRAM_MIN_VALUE and MAX_VALUE, in ns. */
     static final long MIN_VALUE = 1;
     static final long MAX_VALUE = 1_000_000_000L;
@@ -22,6 +25,9 @@ final class LatencyHistogram {
     private static final long SUB_BUCKET_MASK = (1L << SUB_BUCKET_MAGNITUDE) - 1;
     /** Buckets needed to reach {@link #MAX_VALUE}: 256 * 2^22 > 10^9. */
     private static final int BUCKETS = 23;
+
+    /** The first level of LATENCY HISTOGRAM's logarithmic iteration, in ns (Redis's 1024, base 2). */
+    private static final long FIRST_REPORTING_LEVEL = 1024;
 
     private final long[] counts = new long[(BUCKETS + 1) * SUB_BUCKET_HALF_COUNT];
     private long total;
@@ -34,7 +40,7 @@ final class LatencyHistogram {
     }
 
     /** Latencies counted. */
-    long count() {
+    public long count() {
         return total;
     }
 
@@ -57,6 +63,29 @@ final class LatencyHistogram {
             }
         }
         return 0;
+    }
+
+    /**
+     * LATENCY HISTOGRAM's buckets, as Redis's fillCommandCDF reads them with a logarithmic iterator
+     * (first level 1024 ns, base 2): for each level {@code L}, the top of {@code L}'s slot in whole µs
+     * and how many latencies are at most that, from 1024 ns up to the first level that holds them all;
+     * levels that add nothing are left out. Pairs {@code {µs, cumulative count}}.
+     */
+    public List<long[]> cumulativeBuckets() {
+        List<long[]> buckets = new ArrayList<>();
+        long cumulative = 0;
+        int next = 0;
+        for (long level = FIRST_REPORTING_LEVEL; cumulative < total; level <<= 1) {
+            int last = Math.min(index(level), counts.length - 1);
+            long before = cumulative;
+            for (; next <= last; next++) {
+                cumulative += counts[next];
+            }
+            if (cumulative > before) {
+                buckets.add(new long[] {highestEquivalentValue(level) / 1000, cumulative});
+            }
+        }
+        return buckets;
     }
 
     static int index(long value) {

@@ -2,6 +2,8 @@ package dev.ebb.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The HdrHistogram layout Redis uses for latencystats (1 ns to 1 s, two significant digits). */
@@ -44,6 +46,30 @@ class LatencyHistogramTest {
         assertEquals(1, h.valueAtPercentile(50));
         assertEquals(1_002_438_655L, h.valueAtPercentile(100));
         assertEquals(0, new LatencyHistogram().valueAtPercentile(50), "empty");
+    }
+
+    @Test
+    void cumulativeBucketsShouldBeRedisLogLevelsInMicrosecondsSkippingEmptyOnes() {
+        LatencyHistogram h = new LatencyHistogram();
+        h.record(1000);
+        for (int i = 0; i < 12; i++) {
+            h.record(1500);
+        }
+        for (int i = 0; i < 36; i++) {
+            h.record(3000);
+        }
+        h.record(5000);
+        h.record(5000);
+        h.record(131_072);
+
+        List<String> buckets = new ArrayList<>();
+        for (long[] b : h.cumulativeBuckets()) {
+            buckets.add(b[0] + ":" + b[1]);
+        }
+
+        // Levels 1024, 2048, 4096, 8192 ns ... read as the top of their slot in µs; 16 to 66 add nothing.
+        assertEquals(List.of("1:1", "2:13", "4:49", "8:51", "132:52"), buckets);
+        assertEquals(List.of(), new LatencyHistogram().cumulativeBuckets());
     }
 
     @Test

@@ -9,16 +9,19 @@ import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
+import dev.ebb.server.CommandStats;
+import dev.ebb.server.LatencyHistogram;
 import dev.ebb.server.monitor.LatencyMonitor;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * LATENCY LATEST/HISTORY/RESET/DOCTOR/HELP over the server's {@link LatencyMonitor}. GRAPH and
- * HISTOGRAM are not implemented (Ebb keeps no per-command histograms) and answer Redis's
- * unknown-subcommand error.
+ * LATENCY LATEST/HISTORY/RESET/DOCTOR/HELP over the server's {@link LatencyMonitor}, and LATENCY
+ * HISTOGRAM over the per-command histograms of INFO latencystats ({@link CommandStats}). GRAPH is
+ * not implemented and answers Redis's unknown-subcommand error.
  */
 public final class LatencyCommands {
     private LatencyCommands() {
@@ -46,6 +49,12 @@ public final class LatencyCommands {
                                 .doc(CommandGroup.SERVER, "2.8.13", "Returns a human-readable latency analysis report.",
                                         "")
                                 .complexity("O(1)"))
+                        .sub(spec("histogram", -2, admin, 0, 0, 0, LatencyCommands::histogram)
+                                .doc(CommandGroup.SERVER, "7.0.0",
+                                        "Return the cumulative distribution of latencies of a subset of commands or all.",
+                                        "[command [command ...]]")
+                                .complexity("O(N) where N is the number of commands with latency information being"
+                                        + " retrieved."))
                         .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, LatencyCommands::latencyHelp)
                                 .doc(CommandGroup.SERVER, "2.8.13", "Returns helpful text about the different subcommands.",
                                         "")
@@ -144,6 +153,57 @@ public final class LatencyCommands {
                 (double) span / samples, h.max());
     }
 
+    /**
+     * LATENCY HISTOGRAM [command ...]: for each command named (a container such as CONFIG stands for
+     * its subcommands, {@code config|get} for one) that has a histogram, or for all of them when none
+     * is named, a map of {@code calls} and {@code histogram_usec} (µs bucket to cumulative count, see
+     * {@link LatencyHistogram#cumulativeBuckets}). Unknown names are skipped, as in Redis.
+     */
+    static void histogram(Client c, byte[][] argv) {
+        CommandStats stats = c.server().commandStats();
+        List<CommandSpec> chosen = new ArrayList<>();
+        if (argv.length == 2) {
+            chosen.addAll(stats.tracked());
+        }
+        for (int i = 2; i < argv.length; i++) {
+            for (CommandSpec spec : named(c, Arguments.text(argv[i]))) {
+                if (stats.histogram(spec) != null) {
+                    chosen.add(spec);
+                }
+            }
+        }
+        RespWriter w = c.reply();
+        w.mapHeader(chosen.size());
+        for (CommandSpec spec : chosen) {
+            LatencyHistogram histogram = stats.histogram(spec);
+            List<long[]> buckets = histogram.cumulativeBuckets();
+            w.bulk(spec.fullName());
+            w.mapHeader(2);
+            w.bulk("calls");
+            w.integer(histogram.count());
+            w.bulk("histogram_usec");
+            w.mapHeader(buckets.size());
+            for (long[] bucket : buckets) {
+                w.integer(bucket[0]);
+                w.integer(bucket[1]);
+            }
+        }
+    }
+
+    /** The specs a LATENCY HISTOGRAM argument names: a command, {@code parent|sub}, or a container's subcommands. */
+    private static List<CommandSpec> named(Client c, String name) {
+        int bar = name.indexOf('|');
+        CommandSpec spec = c.server().commands().lookup(bar < 0 ? name : name.substring(0, bar));
+        if (spec == null) {
+            return List.of();
+        }
+        if (bar >= 0) {
+            CommandSpec sub = spec.subcommand(name.substring(bar + 1).getBytes(StandardCharsets.UTF_8));
+            return sub == null ? List.of() : List.of(sub);
+        }
+        return spec.subcommands().isEmpty() ? List.of(spec) : spec.subcommands();
+    }
+
     static void latencyHelp(Client c, byte[][] argv) {
         CommandDocs.replyHelp(c, "LATENCY",
                 "DOCTOR",
@@ -154,6 +214,10 @@ public final class LatencyCommands {
                 "    Return the latest latency samples for all events.",
                 "RESET [<event> ...]",
                 "    Reset latency data of one or more <event> classes.",
-                "    (default: reset all data for all event classes)");
+                "    (default: reset all data for all event classes)",
+                "HISTOGRAM [COMMAND ...]",
+                "    Return a cumulative distribution of latencies in the format of a histogram for the specified command"
+                        + " names.",
+                "    If no commands are specified then all histograms are replied.");
     }
 }

@@ -64,13 +64,51 @@ class LatencyCommandsTest {
     }
 
     @Test
+    void histogramShouldGiveCallsAndCumulativeMicrosecondBucketsPerCommand() throws Exception {
+        try (RespTestSocket s = new RespTestSocket(ebb)) {
+            s.call("CONFIG", "RESETSTAT");
+            for (int i = 0; i < 3; i++) {
+                s.call("SET", "k", "v");
+            }
+            s.call("CONFIG", "GET", "maxmemory");
+
+            List<String> lines = List.of(s.call("LATENCY", "HISTOGRAM", "set", "nosuch", "CONFIG").split("\r\n"));
+
+            // RESP2: name, {calls, n, histogram_usec, {µs, cumulative count, ...}} for set, config|resetstat and
+            // config|get (CONFIG stands for its subcommands; unknown names are skipped).
+            assertEquals(List.of("*6", "$3", "set", "*4", "$5", "calls", ":3", "$14", "histogram_usec"),
+                    lines.subList(0, 9));
+            int pairs = Integer.parseInt(lines.get(9).substring(1)) / 2;
+            long previousMicros = 0;
+            long previousCount = 0;
+            for (int i = 0; i < pairs; i++) {
+                long micros = Long.parseLong(lines.get(10 + 2 * i).substring(1));
+                long count = Long.parseLong(lines.get(11 + 2 * i).substring(1));
+                assertTrue(micros > previousMicros && count > previousCount, lines.toString());
+                previousMicros = micros;
+                previousCount = count;
+            }
+            assertEquals(3, previousCount, "the last bucket holds every call");
+            String rest = String.join("\n", lines.subList(10 + 2 * pairs, lines.size()));
+            assertTrue(rest.contains("$10\nconfig|get\n*4\n$5\ncalls\n:1\n$14\nhistogram_usec\n"), rest);
+            assertTrue(rest.contains("$16\nconfig|resetstat\n*4\n$5\ncalls\n:1\n"), rest);
+
+            assertEquals("*0\r\n", s.call("LATENCY", "HISTOGRAM", "nosuch", "config|nosuch"));
+            assertTrue(s.call("LATENCY", "HISTOGRAM").contains("\r\nset\r\n"), "no names: every command");
+            s.call("HELLO", "3");
+            assertTrue(s.call("LATENCY", "HISTOGRAM", "config|get").startsWith(
+                    "%1\r\n$10\r\nconfig|get\r\n%2\r\n$5\r\ncalls\r\n:1\r\n$14\r\nhistogram_usec\r\n%"));
+        }
+    }
+
+    @Test
     void arityAndUnknownSubcommandsShouldGetRedisErrors() throws Exception {
         try (RespTestSocket s = new RespTestSocket(ebb)) {
             assertEquals("-ERR wrong number of arguments for 'latency|history' command\r\n",
                     s.call("LATENCY", "HISTORY"));
             assertEquals("-ERR unknown subcommand 'NOPE'. Try LATENCY HELP.\r\n", s.call("LATENCY", "NOPE"));
             assertTrue(s.call("LATENCY", "HELP").startsWith(
-                    "*12\r\n+LATENCY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+DOCTOR\r\n"));
+                    "*15\r\n+LATENCY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+DOCTOR\r\n"));
         }
     }
 }

@@ -65,8 +65,8 @@ final class SipHash {
         final int length = data.length;
         final int blockBytes = length & ~7;
         // One round per full block, then one for the tail block (the last 0..7 bytes with the length in its
-        // top byte); the finalization's FINAL_ROUNDS rounds follow with v2 xored with 0xff first. The loop
-        // body is the round, written out once; the tail block is its last iteration's word.
+        // top byte); the finalization (finish) follows with v2 xored with 0xff first. The loop body is the
+        // round; the tail block is its last iteration's word.
         final long tail = tailBlock(data, blockBytes, length);
         for (int offset = 0; ; offset += Long.BYTES) {
             final long m = offset < blockBytes ? (long) LONG_LE.get(data, offset) : tail;
@@ -90,7 +90,15 @@ final class SipHash {
                 break;
             }
         }
-        v2 ^= 0xffL;
+        return finish(v0, v1, v2 ^ 0xffL, v3);
+    }
+
+    /**
+     * The finalization's {@link #FINAL_ROUNDS} rounds and the xor of the state. A method of its own so that
+     * {@link #hash} stays under C2's inlining limit for hot methods ({@code FreqInlineSize}, 325 bytes of
+     * bytecode): with these rounds written out in it, it was 352 bytes and every look-up paid for a call.
+     */
+    private static long finish(long v0, long v1, long v2, long v3) {
         for (int round = 0; round < FINAL_ROUNDS; round++) {
             v0 += v1;
             v1 = Long.rotateLeft(v1, 13);

@@ -1,11 +1,13 @@
 package dev.ebb.bench;
 
 import dev.ebb.storage.Dict;
+import dev.ebb.storage.KeyedHashes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -119,6 +121,24 @@ public class DictBenchmark {
         }
     }
 
+    /**
+     * A {@code HashMap} holding {@code size} keys wrapped in {@link SipKey}, which hashes them with the Dict's
+     * seeded SipHash: the same resistance to hash flooding, so the two differ only in their tables.
+     */
+    @State(Scope.Benchmark)
+    public static class SipMapState {
+        HashMap<SipKey, byte[]> map;
+
+        @Setup
+        public void fill(final Keys keys) {
+            map = new HashMap<>();
+            for (int i = 0; i < keys.size; i++) {
+                map.put(new SipKey(key(i)), keys.value);
+            }
+            settle();
+        }
+    }
+
     @Benchmark
     public byte[] dictGetHit(final Keys keys, final DictState state) {
         return state.dict.get(keys.nextProbe());
@@ -127,6 +147,12 @@ public class DictBenchmark {
     @Benchmark
     public byte[] hashMapGetHit(final Keys keys, final MapState state) {
         return state.map.get(new ByteArrayWrapper(keys.nextProbe()));
+    }
+
+    /** As {@link #hashMapGetHit}, with the keys hashed by the Dict's SipHash (see {@link SipMapState}). */
+    @Benchmark
+    public byte[] sipHashMapGetHit(final Keys keys, final SipMapState state) {
+        return state.map.get(new SipKey(keys.nextProbe()));
     }
 
     /** As {@link #dictGetHit}, one look-up at a time (see {@link Keys#chain}). */
@@ -149,6 +175,12 @@ public class DictBenchmark {
     @Benchmark
     public byte[] hashMapPutReplace(final Keys keys, final MapState state) {
         return state.map.put(new ByteArrayWrapper(keys.nextProbe()), keys.value);
+    }
+
+    /** As {@link #hashMapPutReplace}, with the keys hashed by the Dict's SipHash (see {@link SipMapState}). */
+    @Benchmark
+    public byte[] sipHashMapPutReplace(final Keys keys, final SipMapState state) {
+        return state.map.put(new SipKey(keys.nextProbe()), keys.value);
     }
 
     @Benchmark
@@ -201,6 +233,28 @@ public class DictBenchmark {
         @Override
         public int hashCode() {
             return Arrays.hashCode(bytes);
+        }
+    }
+
+    /** As {@link ByteArrayWrapper}, hashed with the SipHash of a {@code Dict} seeded 42. */
+    static final class SipKey {
+        private static final ToLongFunction<byte[]> HASH = KeyedHashes.sipHash(42);
+
+        private final byte[] bytes;
+
+        SipKey(final byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public boolean equals(final Object other) {
+            return other instanceof SipKey && Arrays.equals(bytes, ((SipKey) other).bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            final long hash = HASH.applyAsLong(bytes);
+            return (int) (hash ^ (hash >>> 32));
         }
     }
 }

@@ -10,7 +10,8 @@ import java.util.Objects;
  * <p>Open addressing with linear probing over two arrays (a row of key and value references, and the meta
  * ints: 12 bytes a slot, no object per entry), a seeded SipHash so clients cannot aim keys at one slot,
  * backward-shift deletion, and an incremental resize that keeps two tables and migrates a few slots per
- * write; the design, the load factors (at most 3/4, shrink under 1/10) and the costs are described in
+ * write; the design, the load factors (at most 3/4, or 7/8 while a large table's
+ * grown arrays are still being allocated; shrink under 1/10) and the costs are described in
  * {@link OpenTable}, which holds the key half shared with {@link LongDict}.
  *
  * <p><b>Hash tags.</b> The top byte of each meta int is the dict's: a bit set in every occupied slot and

@@ -18,9 +18,10 @@ import java.util.function.IntFunction;
  * spread over later writes a few slots at a time. (Redis gets its new table from {@code calloc}, whose
  * pages the kernel zeroes lazily; a JVM has no such thing.) So when a table of at least
  * {@link #AHEAD_MIN_CAPACITY} slots comes near a resize, it asks for the arrays here; the allocation runs on
- * one shared daemon thread, and when the resize starts it takes them if they are ready. If they are not (or
- * were made for another capacity, as when a shrink's target moved), the resize allocates inline as before:
- * the result is the same table either way, only the stall differs.
+ * one shared daemon thread, and when the resize starts it takes them if they are ready. A grow whose arrays
+ * are still being allocated is put off while the table can take more keys ({@link OpenTable#fillLimit}); if
+ * they are not ready by then (or were made for another capacity, as when a shrink's target moved), the
+ * resize allocates inline as before: the result is the same table either way, only the stall differs.
  *
  * <p>Costs and limits: between the request and the resize the ready arrays are held, which is the memory
  * the resize would need anyway a little later, but a table that stays just under its grow threshold keeps
@@ -73,6 +74,16 @@ final class NextTable {
     private FutureTask<Prepared> pending;
 
     /**
+     * Runs {@code task} on the allocation thread after the requests already queued. Tests use it to hold
+     * the thread, so that they decide when a request finishes.
+     *
+     * @param task what to run; every request made after it waits for it
+     */
+    static void runOnAllocatorThread(final Runnable task) {
+        ALLOCATOR.execute(task);
+    }
+
+    /**
      * Starts allocating the arrays of a table of {@code capacity} slots in the background, unless they are
      * already asked for. Replaces a request for another capacity. O(1) on the calling thread.
      *
@@ -87,6 +98,16 @@ final class NextTable {
         this.capacity = capacity;
         pending = new FutureTask<>(new Allocation(capacity, rowShift, columns));
         ALLOCATOR.execute(pending);
+    }
+
+    /**
+     * Whether arrays for a table of {@code capacity} slots were asked for and are still being allocated. O(1).
+     *
+     * @param capacity the capacity the caller is about to grow to
+     * @return true if a request for that capacity is pending and not finished
+     */
+    boolean isAllocating(final int capacity) {
+        return pending != null && this.capacity == capacity && !pending.isDone();
     }
 
     /**

@@ -18,7 +18,9 @@ import java.util.function.IntFunction;
  * by content, so any byte sequence, including the empty one, is a key. Nothing else is stored per slot: no
  * cached hash, no entry object. With the maximum load factor of 3/4 (a table grows on the insert that
  * would pass it) and the shrink threshold of 1/10, the load of a table at rest is between 0.1 and 0.75; a
- * lookup probes about 2.5 (hit) to 8.5 (miss) slots at 0.75, 1.5 to 2.5 at 0.5.
+ * lookup probes about 2.5 (hit) to 8.5 (miss) slots at 0.75, 1.5 to 2.5 at 0.5. The one exception is a
+ * large table whose grown arrays are still being allocated ahead when it reaches 3/4 (see below): it takes
+ * inserts up to 7/8 ({@link #fillLimit}) while they are, probing about 4.5 (hit) to 32 (miss) slots at 7/8.
  *
  * <h2>Deletion without tombstones</h2>
  * Removing the key in slot {@code i} opens a hole that would cut the probe chains passing through it, so
@@ -36,7 +38,11 @@ import java.util.function.IntFunction;
  *       or less when shrinking) becomes the <em>live</em> table. Allocating the new, zeroed arrays is the
  *       only step whose cost grows with the table, so a table of {@link NextTable#AHEAD_MIN_CAPACITY} slots or
  *       more has them allocated ahead on a background thread: a grow's when the table passes 15/16 of its
- *       maximum fill, a shrink's when it falls under 1/8 full (see {@link NextTable}).</li>
+ *       maximum fill, a shrink's when it falls under 1/8 full (see {@link NextTable}). If a grow's arrays
+ *       are still being allocated when the table reaches 3/4, the grow waits for them, without blocking:
+ *       the table takes inserts up to 7/8 full meanwhile, and allocates inline only if it gets there
+ *       first. (Fresh memory can be slow: on a VM whose host backs guest pages on first touch, zeroing the
+ *       48 MB of a 2^22-slot table took 200 ms, longer than 1/16 of the keys took to arrive.)</li>
  *   <li>The old table only drains. Inserts always go to the live table; look-ups try the live table and then
  *       the old one; a key is never in both. A slot of the old table whose key has been migrated or removed
  *       holds the {@link #TOMBSTONE} sentinel rather than {@code null}, so the probe chains of the old table
@@ -480,8 +486,12 @@ abstract class OpenTable {
             if (mask + 1 == MAX_CAPACITY) {
                 throw new IllegalStateException("table is full: size=" + size + ", capacity=" + (mask + 1));
             }
-            startResize((mask + 1) << 1);
-            live = rows;
+            // While the grown arrays are still being allocated ahead, fill this table past 3/4 (up to
+            // fillLimit) rather than allocate them here: the write that starts the grow must not stall.
+            if (size >= fillLimit(mask + 1) || !next.isAllocating((mask + 1) << 1)) {
+                startResize((mask + 1) << 1);
+                live = rows;
+            }
         } else if (size >= aheadFill(mask + 1) && mask + 1 >= NextTable.AHEAD_MIN_CAPACITY
                 && mask + 1 < MAX_CAPACITY) {
             next.request((mask + 1) << 1, rowShift, columnAllocator);
@@ -704,6 +714,15 @@ abstract class OpenTable {
     /** Most keys a table of {@code capacity} slots holds: 3/4 of it. */
     static int maxFill(final int capacity) {
         return capacity - (capacity >>> 2);
+    }
+
+    /**
+     * Most keys a table of {@code capacity} slots ever holds: {@link #maxFill}, or 7/8 of it for a table of
+     * {@link NextTable#AHEAD_MIN_CAPACITY} slots or more, which may go on filling past 3/4 while the arrays of
+     * its grown table are being allocated ahead.
+     */
+    static int fillLimit(final int capacity) {
+        return capacity >= NextTable.AHEAD_MIN_CAPACITY ? capacity - (capacity >>> 3) : maxFill(capacity);
     }
 
     /** The fill at which a large table asks for its grown arrays ahead: 15/16 of {@link #maxFill}. */

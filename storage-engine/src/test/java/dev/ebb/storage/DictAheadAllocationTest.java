@@ -1,11 +1,14 @@
 package dev.ebb.storage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -89,6 +92,98 @@ final class DictAheadAllocationTest {
         }
         table.assertMatches(model.values);
         assertTrue(table.table.capacity() < capacity * 2, "shrank to " + table.table.capacity());
+    }
+
+    @Test
+    void aGrowShouldWaitPastThreeQuartersForArraysStillBeingAllocatedThenAllocateInlineAtSevenEighths()
+            throws InterruptedException {
+        final TableUnderTest table = DictPropertyTest.subject("Dict", 301);
+        final KeyModel model = new KeyModel();
+        final int capacity = NextTable.AHEAD_MIN_CAPACITY * 2;
+        final CountDownLatch release = holdAllocatorThread();
+        int next = 0;
+        try {
+            next = fillToThreeQuarters(table, model, capacity);
+
+            while (table.table.size() < OpenTable.fillLimit(capacity)) {
+                put(table, model, next++);
+                assertFalse(table.table.isRehashing(), "grew at " + table.table.size() + " keys");
+            }
+            assertEquals(capacity, table.table.capacity());
+            table.assertMatches(model.values);
+
+            put(table, model, next++);
+
+            assertTrue(table.table.isRehashing(), "the insert past 7/8 starts the grow with inline arrays");
+            assertEquals(capacity * 2, table.table.capacity());
+        } finally {
+            release.countDown();
+        }
+        table.table.rehashSteps(Integer.MAX_VALUE);
+        table.assertMatches(model.values);
+    }
+
+    @Test
+    void aGrowPutOffPastThreeQuartersShouldTakeTheArraysOnceTheyAreReady() throws InterruptedException {
+        final TableUnderTest table = DictPropertyTest.subject("LongDict", 302);
+        final KeyModel model = new KeyModel();
+        final int capacity = NextTable.AHEAD_MIN_CAPACITY * 2;
+        final CountDownLatch release = holdAllocatorThread();
+        int next;
+        try {
+            next = fillToThreeQuarters(table, model, capacity);
+            for (int i = 0; i < 100; i++) {
+                put(table, model, next++);
+            }
+            assertFalse(table.table.isRehashing());
+        } finally {
+            release.countDown();
+        }
+        awaitReady(table.table::readyAheadCapacity);
+
+        put(table, model, next);
+
+        assertTrue(table.table.isRehashing());
+        assertEquals(capacity * 2, table.table.capacity());
+        assertEquals(0, table.table.readyAheadCapacity(), "the ready arrays were taken");
+        table.table.rehashSteps(Integer.MAX_VALUE);
+        table.assertMatches(model.values);
+    }
+
+    /**
+     * Blocks the allocation thread until the returned latch is counted down, so that every request made
+     * meanwhile stays pending.
+     */
+    private static CountDownLatch holdAllocatorThread() throws InterruptedException {
+        final CountDownLatch holding = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        NextTable.runOnAllocatorThread(() -> {
+            holding.countDown();
+            try {
+                release.await(WAIT_NANOS, TimeUnit.NANOSECONDS);
+            } catch (final InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(holding.await(WAIT_NANOS, TimeUnit.NANOSECONDS), "the allocation thread did not start the hold");
+        return release;
+    }
+
+    /**
+     * Puts keys 0.. until the table has {@code capacity} slots, no resize under way and 3/4 of them full, so
+     * that the next insert is the one that would start a grow; returns the next key number.
+     */
+    private static int fillToThreeQuarters(final TableUnderTest table, final KeyModel model, final int capacity) {
+        int next = 0;
+        while (table.table.capacity() < capacity || table.table.size() < OpenTable.maxFill(capacity)) {
+            put(table, model, next++);
+            if (table.table.capacity() == capacity) {
+                table.table.rehashSteps(Integer.MAX_VALUE);
+            }
+        }
+        assertFalse(table.table.isRehashing());
+        assertEquals(OpenTable.maxFill(capacity), table.table.size());
+        return next;
     }
 
     private static void put(final TableUnderTest table, final KeyModel model, final int n) {

@@ -138,8 +138,8 @@ final class DictRehashTest {
         for (int i = 0; i < 60_000; i++) {
             dict.put(KeyFixtures.ascii("new:" + i), i);
 
-            assertTrue(dict.liveCount() <= OpenTable.maxFill(dict.capacity()),
-                "live table over 3/4 at insert " + i + ": " + dict.liveCount() + " in " + dict.capacity());
+            assertTrue(dict.liveCount() <= OpenTable.fillLimit(dict.capacity()),
+                "live table over its fill limit at insert " + i + ": " + dict.liveCount() + " in " + dict.capacity());
         }
         assertEquals(16_384, shrunkCapacity, "3,276 keys fit 16,384 slots at load 3/8 or less");
         assertEquals(full - removed + 60_000, dict.size());
@@ -210,16 +210,21 @@ final class DictRehashTest {
         assertFalse(dict.isRehashing());
     }
 
-    /** A dict that has just started growing from {@code oldCapacity} slots; key "key:i" maps to i. */
+    /**
+     * A dict that has just started growing from {@code oldCapacity} slots; key "key:i" maps to i. The grow
+     * starts on the insert past 3/4, or later (up to 7/8) if the grown arrays are still being allocated ahead.
+     */
     private static Dict<Integer> growingDict(final long seed, final int oldCapacity) {
         final Dict<Integer> dict = new Dict<>(seed);
-        for (int i = 0; i <= OpenTable.maxFill(oldCapacity); i++) {
+        int i = 0;
+        for (; i < OpenTable.maxFill(oldCapacity); i++) {
             dict.put(KeyFixtures.ascii("key:" + i), i);
-            if (i < OpenTable.maxFill(oldCapacity)) {
-                dict.rehashSteps(Integer.MAX_VALUE);
-            }
+            dict.rehashSteps(Integer.MAX_VALUE);
         }
-        assertTrue(dict.isRehashing());
+        while (!dict.isRehashing()) {
+            dict.put(KeyFixtures.ascii("key:" + i), i);
+            i++;
+        }
         assertEquals(oldCapacity * 2, dict.capacity());
         return dict;
     }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -117,11 +118,7 @@ public class DictBenchmark {
 
         @Setup
         public void fill(final Keys keys) {
-            map = new HashMap<>();
-            for (int i = 0; i < keys.size; i++) {
-                map.put(new ByteArrayWrapper(key(i)), keys.value);
-            }
-            settle();
+            map = filledMap(keys, ByteArrayWrapper::new);
         }
     }
 
@@ -135,11 +132,7 @@ public class DictBenchmark {
 
         @Setup
         public void fill(final Keys keys) {
-            map = new HashMap<>();
-            for (int i = 0; i < keys.size; i++) {
-                map.put(new SipKey(key(i)), keys.value);
-            }
-            settle();
+            map = filledMap(keys, SipKey::new);
         }
     }
 
@@ -215,6 +208,16 @@ public class DictBenchmark {
      */
     static void settle() {
         System.gc();
+    }
+
+    /** A {@code HashMap} holding {@code size} keys, each wrapped by {@code wrap}, settled (see {@link #settle}). */
+    static <K> HashMap<K, byte[]> filledMap(final Keys keys, final Function<byte[], K> wrap) {
+        final HashMap<K, byte[]> map = new HashMap<>();
+        for (int i = 0; i < keys.size; i++) {
+            map.put(wrap.apply(key(i)), keys.value);
+        }
+        settle();
+        return map;
     }
 
     static byte[] key(final int n) {

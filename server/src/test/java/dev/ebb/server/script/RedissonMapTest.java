@@ -160,15 +160,28 @@ class RedissonMapTest {
         RMapCache<String, String> cache = redisson.getMapCache("cache:bounded");
         assertTrue(cache.trySetMaxSize(2));
 
+        // Redisson stamps each access with the client's System.currentTimeMillis() and evicts by
+        // ZRANGE, so accesses in one millisecond tie and the tie goes to the smaller member, "a":
+        // each access gets a millisecond of its own, and only a real LRU order evicts "b".
         cache.put("a", "1");
+        awaitNextMillisecond();
         cache.put("b", "2");
+        awaitNextMillisecond();
         assertEquals("1", cache.get("a"));
+        awaitNextMillisecond();
         cache.put("c", "3");
 
         assertEquals(2, cache.size());
         assertEquals("1", cache.get("a"));
         assertNull(cache.get("b"), "b was the least recently used");
         assertEquals("3", cache.get("c"));
+    }
+
+    private static void awaitNextMillisecond() {
+        long now = System.currentTimeMillis();
+        while (System.currentTimeMillis() == now) {
+            Thread.onSpinWait();
+        }
     }
 
     @Test

@@ -239,7 +239,7 @@ class CommandStatsTest {
             assertTrue(stats.containsKey("latency_percentiles_usec_config|get"), stats.toString());
             double sleep = Double.parseDouble(stats.get("latency_percentiles_usec_debug").split("[=,]")[1]);
             double set = Double.parseDouble(stats.get("latency_percentiles_usec_set").split("[=,]")[1]);
-            assertTrue(sleep >= 50_000 && sleep < 60_000, "DEBUG SLEEP 0.05 took " + sleep + " µs");
+            assertTrue(sleep >= 50_000 && sleep < 1_000_000, "DEBUG SLEEP 0.05 took " + sleep + " µs (a late wake-up on a busy host may add ms)");
             assertTrue(set < sleep, set + " µs");
 
             assertEquals("+OK\r\n", s.call("CONFIG", "SET", "latency-tracking-info-percentiles", "50 99.999 0"));

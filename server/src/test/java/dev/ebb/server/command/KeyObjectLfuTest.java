@@ -14,7 +14,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /** OBJECT under an LFU maxmemory-policy with a memory limit. */
 class KeyObjectLfuTest {
     @RegisterExtension
-    static final EbbExtension ebb = new EbbExtension()
+    static final EbbExtension ebb = new EbbExtension().manualClock()
             .config("maxmemory", "100mb")
             .config("maxmemory-policy", "allkeys-lfu");
 

@@ -24,7 +24,7 @@ import redis.clients.jedis.Jedis;
 /**
  * Redisson's RMap (plain hash commands plus scripts) and RMapCache (scripts that keep per-entry
  * TTL and max-idle in sorted sets and encode values with {@code struct.pack}) against Ebb over
- * RESP2. Expiry runs on Redisson's clocks, so the cache tests use real waits of about a second.
+ * RESP2. Expiry runs on Redisson's clocks, so the cache tests use real waits of one to three seconds.
  */
 class RedissonMapTest {
     @RegisterExtension
@@ -95,7 +95,7 @@ class RedissonMapTest {
     void mapCacheEntryShouldExpireAfterItsTtl() throws Exception {
         RMapCache<String, String> cache = redisson.getMapCache("cache:ttl");
 
-        cache.put("short", "s", 1, TimeUnit.SECONDS);
+        cache.put("short", "s", 3, TimeUnit.SECONDS);
         cache.put("long", "l", 60, TimeUnit.SECONDS);
         cache.put("forever", "f");
 
@@ -103,7 +103,7 @@ class RedissonMapTest {
         assertEquals(3, cache.size());
         long ttl = cache.remainTimeToLive("long");
         assertTrue(ttl > 50_000 && ttl <= 60_000, "remaining " + ttl);
-        Thread.sleep(1_200);
+        Thread.sleep(3_200);
 
         assertNull(cache.get("short"), "an expired entry reads as absent before eviction");
         assertFalse(cache.containsKey("short"));
@@ -116,10 +116,11 @@ class RedissonMapTest {
     void mapCacheEntryShouldExpireAfterMaxIdleUnlessRead() throws Exception {
         RMapCache<String, String> cache = redisson.getMapCache("cache:idle");
 
-        cache.put("idle", "i", 0, TimeUnit.SECONDS, 1, TimeUnit.SECONDS);
-        cache.put("touched", "t", 0, TimeUnit.SECONDS, 1, TimeUnit.SECONDS);
+        // Idle for 2 s, read every 0.8 s: a stall of up to 1.2 s on a busy host still keeps "touched".
+        cache.put("idle", "i", 0, TimeUnit.SECONDS, 2, TimeUnit.SECONDS);
+        cache.put("touched", "t", 0, TimeUnit.SECONDS, 2, TimeUnit.SECONDS);
         for (int i = 0; i < 3; i++) {
-            Thread.sleep(400);
+            Thread.sleep(800);
             assertEquals("t", cache.get("touched"));
         }
 
@@ -146,7 +147,7 @@ class RedissonMapTest {
         try (Jedis jedis = new Jedis(ebb.host(), ebb.port())) {
             assertEquals(2, jedis.hlen("cache:evict"));
             assertEquals(2, jedis.zcard("redisson__timeout__set:{cache:evict}"));
-            assertEquals("gone=g", expired.poll(8, TimeUnit.SECONDS), "the eviction script published the expired entry");
+            assertEquals("gone=g", expired.poll(15, TimeUnit.SECONDS), "the eviction script published the expired entry");
             assertEquals(1, jedis.hlen("cache:evict"), "Redisson's eviction task removed the expired entry");
             assertTrue(jedis.hexists("cache:evict", "kept"));
             assertEquals(1, jedis.zcard("redisson__timeout__set:{cache:evict}"));

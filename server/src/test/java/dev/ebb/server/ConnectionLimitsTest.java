@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
@@ -26,6 +28,20 @@ class ConnectionLimitsTest {
             .config("client-query-buffer-limit", "1mb");
 
     private static final long TWO_GB = 2L << 30;
+
+    /** Earlier tests' closed sockets may still be unregistering and would count against maxclients. */
+    @BeforeEach
+    void awaitEarlierClientsGone() throws InterruptedException {
+        AtomicInteger clients = new AtomicInteger();
+        for (int i = 0; i < 500; i++) {
+            ebb.server().runOnLoop(s -> clients.set(s.clients().size()));
+            if (clients.get() == 0) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        assertEquals(0, clients.get(), "clients left connected by an earlier test");
+    }
 
     @Test
     void theConnectionBeyondMaxclientsShouldBeRefusedAndClosed() throws Exception {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.embedded.EbbExtension;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
@@ -23,6 +24,15 @@ class TransactionStateTest {
         AtomicInteger n = new AtomicInteger();
         ebb.server().runOnLoop(s -> n.set(s.watches().watchedKeys()));
         return n.get();
+    }
+
+    /** An earlier test's closed connection may still be unregistering, with its WATCHed keys. */
+    @BeforeEach
+    void awaitEarlierWatchesGone() throws InterruptedException {
+        for (int i = 0; i < 500 && watchedKeys() != 0; i++) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, watchedKeys(), "WATCHed keys left by an earlier test");
     }
 
     @Test

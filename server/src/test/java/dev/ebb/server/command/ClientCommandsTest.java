@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -324,28 +325,39 @@ class ClientCommandsTest {
     }
 
     /**
-     * Closed sockets of earlier tests are unregistered asynchronously; polls (bounded) until
+     * Closed sockets of earlier tests are unregistered asynchronously; polls (for up to 5 s) until
      * exactly {@code count} clients are connected.
      */
     static void waitForClients(Jedis j, int count) {
-        for (int i = 0; i < 500; i++) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
             if (parseList(j.clientList()).size() == count) {
                 return;
             }
-            Thread.onSpinWait();
+            pause();
         }
         throw new AssertionError("expected " + count + " clients: " + j.clientList());
     }
 
-    /** A closed socket is unregistered asynchronously; polls (bounded) until the id is gone. */
+    /** A closed socket is unregistered asynchronously; polls (for up to 5 s) until the id is gone. */
     static void waitUntilGone(Jedis j, long id) {
-        for (int i = 0; i < 500; i++) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < deadline) {
             if (sendText(j, "CLIENT", "LIST", "ID", String.valueOf(id)).isEmpty()) {
                 return;
             }
-            Thread.onSpinWait();
+            pause();
         }
         throw new AssertionError("client " + id + " still listed");
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(2);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while polling CLIENT LIST", e);
+        }
     }
 
     static String sendText(Jedis j, String... args) {

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.embedded.EbbExtension;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
 
 /**
  * Pub/Sub reply shapes byte for byte over raw sockets, RESP2 and RESP3; every expected reply was
@@ -17,6 +19,14 @@ class PubSubCommandsTest {
 
     private static final String ONLY_SUBSCRIBE = "only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are"
             + " allowed in this context\r\n";
+
+    /** Earlier tests' subscribers must be gone before a test counts channels, patterns or clients. */
+    @BeforeEach
+    void awaitEarlierClientsClosed() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            ClientCommandsTest.waitForClients(j, 1);
+        }
+    }
 
     @Test
     void unsubscribeWithoutSubscriptionsShouldReplyNilChannelAndZero() throws Exception {

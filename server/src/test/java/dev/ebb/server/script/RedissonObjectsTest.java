@@ -31,6 +31,7 @@ import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
+import redis.clients.jedis.Jedis;
 
 /**
  * Redisson objects beyond the issue's list, over RESP2 against Ebb: the read-write lock, fair lock,
@@ -93,9 +94,9 @@ class RedissonObjectsTest {
         BlockingQueue<String> order = new LinkedBlockingQueue<>();
         try {
             Future<?> first = pool.submit(() -> acquireAndRecord(fair, "first", order));
-            Thread.sleep(200);
+            awaitFairQueueLength(1);
             Future<?> second = pool.submit(() -> acquireAndRecord(fair, "second", order));
-            Thread.sleep(200);
+            awaitFairQueueLength(2);
             fair.unlock();
             first.get(5, TimeUnit.SECONDS);
             second.get(5, TimeUnit.SECONDS);
@@ -103,6 +104,17 @@ class RedissonObjectsTest {
             pool.shutdownNow();
         }
         assertEquals(List.of("first", "second"), List.copyOf(order));
+    }
+
+    /** Waits until this many threads queue for the fair lock "fair", so their order is known. */
+    private static void awaitFairQueueLength(long waiters) throws InterruptedException {
+        try (Jedis jedis = new Jedis(ebb.host(), ebb.port())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (jedis.llen("redisson_lock_queue:{fair}") < waiters) {
+                assertTrue(System.nanoTime() < deadline, "waiters queued for the fair lock: fewer than " + waiters);
+                Thread.sleep(5);
+            }
+        }
     }
 
     private static Object acquireAndRecord(RLock lock, String name, BlockingQueue<String> order) throws Exception {

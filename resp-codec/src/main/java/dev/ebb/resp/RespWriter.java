@@ -4,16 +4,31 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 
 /**
- * Encodes one client's replies, RESP2 or RESP3, into a single growing {@link ByteBuf}.
+ * Encodes one client's replies, RESP2 or RESP3, into a chain of reply blocks.
  *
  * <p>The command loop appends replies; once per drain batch the server {@link #take()}s the bytes
- * and writes them to the channel, and the next reply starts a fresh buffer. Each method makes room
- * for its whole reply once ({@code ensureWritable}), then writes; numbers are written digit by digit
- * and strings encoded straight into the buffer, so a reply allocates nothing beyond the buffer's own
- * growth. Frequent replies (OK, PONG, QUEUED, empty array, nulls, 0/1 and small integers, short
+ * and writes them to the channel, and the next reply starts afresh. Replies are encoded into the
+ * current block, which starts at {@value #INITIAL_CAPACITY} bytes and grows by doubling up to
+ * {@value #BLOCK_SIZE}; past that the block is sealed and the next reply goes into a new one, so no
+ * reply ever re-allocates or copies what was encoded before it (as Redis's reply list of 16 KB
+ * nodes). A reply larger than a block gets an unpooled buffer of its own, sized once. A large bulk value the
+ * caller promises never to change ({@link #bulkRef}: stored string values, whose bytes are
+ * immutable once stored) is not copied at all: the chain holds a read-only view of the caller's
+ * array, so three hundred replies of the same 1 MB value cost three hundred small views, not
+ * 300 MB. {@link #pendingBytes()} counts every byte of the chain, referenced ones included: it is
+ * what the client's output buffer limits are checked against.
+ *
+ * <p>Each method makes room for its whole reply once, then writes; numbers are written digit by
+ * digit and strings encoded straight into the block, so a reply allocates nothing beyond the
+ * blocks. Frequent replies (OK, PONG, QUEUED, empty array, nulls, 0/1 and small integers, short
  * headers) are encoded once in shared constants.
  *
  * <p>Strings are encoded as UTF-8. Simple strings and errors must be one line: CR and LF in them are
@@ -24,6 +39,10 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RespWriter {
     static final int INITIAL_CAPACITY = 256;
+    /** The largest a reply block grows to before the next reply starts a new one (Redis's PROTO_REPLY_CHUNK_BYTES). */
+    static final int BLOCK_SIZE = 16 * 1024;
+    /** Bulk values at least this long are referenced by {@link #bulkRef}, not copied. */
+    static final int REFERENCE_MIN = 4 * 1024;
     /** Integers from -1 to this (exclusive) have their {@code :n} reply encoded once. */
     static final int SHARED_INTEGERS = 1024;
     /** Array and bulk headers below this length are encoded once, like Redis's shared headers. */
@@ -54,7 +73,12 @@ public final class RespWriter {
 
     private final ByteBufAllocator alloc;
     private final byte[] doubleScratch = new byte[RespDoubles.SCRATCH_LENGTH];
-    private ByteBuf buffer;
+    /** The block replies are being encoded into; null until the first reply after {@link #take()}. */
+    private ByteBuf current;
+    /** Blocks sealed before {@link #current}, in order; created on first use, then kept. */
+    private ArrayDeque<ByteBuf> sealed;
+    /** Bytes in {@link #sealed}. */
+    private long sealedBytes;
     private int protocol = 2;
 
     public RespWriter(ByteBufAllocator alloc) {
@@ -77,32 +101,90 @@ public final class RespWriter {
     }
 
     public boolean hasPending() {
-        return buffer != null && buffer.isReadable();
+        return sealedBytes > 0 || (current != null && current.isReadable());
     }
 
-    public int pendingBytes() {
-        return buffer == null ? 0 : buffer.readableBytes();
+    /** Bytes encoded (or referenced) and not yet {@link #take()}n. */
+    public long pendingBytes() {
+        return sealedBytes + (current == null ? 0 : current.readableBytes());
+    }
+
+    /** Bytes in the block being filled: CLIENT LIST's {@code obl}. */
+    public int currentBlockBytes() {
+        return current == null ? 0 : current.readableBytes();
+    }
+
+    /** Blocks sealed before the current one: CLIENT LIST's {@code oll}. */
+    public int sealedBlocks() {
+        return sealed == null ? 0 : sealed.size();
     }
 
     /**
      * Hands over everything encoded since the last call, or null if nothing was; the caller owns the
-     * returned buffer (writes it to the channel, which releases it). The next reply starts a new one.
+     * returned buffer (writes it to the channel, which releases it). Several blocks come as one
+     * composite buffer over them, without copying. The next reply starts a new block.
      */
     public ByteBuf take() {
-        ByteBuf taken = buffer;
-        buffer = null;
-        if (taken != null && !taken.isReadable()) {
-            taken.release();
+        if (sealedBytes == 0) {
+            return takeCurrent();
+        }
+        seal();
+        if (sealed.size() == 1) {
+            sealedBytes = 0;
+            return sealed.poll();
+        }
+        ArrayList<ByteBuf> blocks = new ArrayList<>(sealed);
+        sealed.clear();
+        sealedBytes = 0;
+        return alloc.compositeDirectBuffer(Integer.MAX_VALUE).addComponents(true, blocks);
+    }
+
+    /**
+     * Hands over the oldest pending output, at most {@code maxBytes} of it (a whole block, or a
+     * slice of a larger one, whose rest stays pending), or null if nothing is pending. The caller
+     * owns the returned buffer. This lets the server give the socket only as much as it takes,
+     * keeping the rest here (where referenced values cost nothing) rather than in the channel.
+     */
+    public ByteBuf next(int maxBytes) {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("maxBytes must be positive: maxBytes=" + maxBytes);
+        }
+        if (sealedBytes == 0 && (current == null || current.readableBytes() <= maxBytes)) {
+            return takeCurrent();
+        }
+        seal();
+        ByteBuf head = sealed.peek();
+        if (head.readableBytes() > maxBytes) {
+            sealedBytes -= maxBytes;
+            return head.readRetainedSlice(maxBytes);
+        }
+        sealedBytes -= head.readableBytes();
+        return sealed.poll();
+    }
+
+    /** The current block, handed over (null if it holds nothing); the next reply starts a new one. */
+    private ByteBuf takeCurrent() {
+        ByteBuf block = current;
+        current = null;
+        if (block != null && !block.isReadable()) {
+            block.release();
             return null;
         }
-        return taken;
+        return block;
     }
 
     /** Frees what is pending, for a client that went away. */
     public void release() {
-        if (buffer != null) {
-            buffer.release();
-            buffer = null;
+        if (current != null) {
+            current.release();
+            current = null;
+        }
+        if (sealed != null) {
+            for (ByteBuf block : sealed) {
+                block.release();
+            }
+            sealed.clear();
+            sealedBytes = 0;
         }
     }
 
@@ -194,6 +276,33 @@ public final class RespWriter {
         writeHeader(out, '$', BULK_HEADERS, len);
         out.writeBytes(b, off, len);
         out.writeBytes(CRLF);
+        return this;
+    }
+
+    /** As {@link #bulk(byte[])} for an array whose bytes never change: see {@link #bulkRef(byte[], int, int)}. */
+    public RespWriter bulkRef(byte[] b) {
+        return b == null ? nullBulk() : bulkRef(b, 0, b.length);
+    }
+
+    /**
+     * As {@link #bulk(byte[], int, int)}, for bytes the caller promises never to change (a stored
+     * string value; see the storage engine's string invariant): a slice of at least
+     * {@value #REFERENCE_MIN} bytes is referenced by a read-only view until the socket takes it,
+     * instead of being copied. A smaller one is copied as by {@code bulk}.
+     */
+    public RespWriter bulkRef(byte[] b, int off, int len) {
+        if (len < REFERENCE_MIN) {
+            return bulk(b, off, len);
+        }
+        if (off < 0 || off > b.length - len) {
+            throw new IndexOutOfBoundsException(
+                "bulk slice out of range: off=" + off + " len=" + len + " length=" + b.length);
+        }
+        ByteBuf out = room(headerLength(len));
+        writeHeader(out, '$', BULK_HEADERS, len);
+        seal();
+        append(Unpooled.wrappedBuffer(b, off, len).asReadOnly());
+        room(2).writeBytes(CRLF);
         return this;
     }
 
@@ -341,14 +450,48 @@ public final class RespWriter {
         return this;
     }
 
-    /** The pending buffer with room for {@code bytes} more, allocated on first use. */
+    /**
+     * The current block with room for {@code bytes} more: grown (by doubling, up to
+     * {@link #BLOCK_SIZE}) if it can take them, else sealed and followed by a new block, which is
+     * as large as {@code bytes} when that is more than a block.
+     */
     private ByteBuf room(int bytes) {
-        if (buffer == null) {
-            buffer = alloc.buffer(Math.max(INITIAL_CAPACITY, bytes));
-        } else {
-            buffer.ensureWritable(bytes);
+        ByteBuf block = current;
+        if (block != null) {
+            if (block.maxWritableBytes() >= bytes) {
+                block.ensureWritable(bytes);
+                return block;
+            }
+            seal();
         }
-        return buffer;
+        // A reply bigger than a block is a one-off: it gets unpooled memory, freed when written,
+        // so that big replies do not leave the pool's arenas holding chunks.
+        block = bytes > BLOCK_SIZE ? UnpooledByteBufAllocator.DEFAULT.directBuffer(bytes, bytes)
+                : alloc.buffer(Math.max(INITIAL_CAPACITY, bytes), BLOCK_SIZE);
+        current = block;
+        return block;
+    }
+
+    /** Moves the current block, if it holds anything, to the sealed chain. */
+    private void seal() {
+        ByteBuf block = current;
+        current = null;
+        if (block == null) {
+            return;
+        }
+        if (block.isReadable()) {
+            append(block);
+        } else {
+            block.release();
+        }
+    }
+
+    private void append(ByteBuf block) {
+        if (sealed == null) {
+            sealed = new ArrayDeque<>(4);
+        }
+        sealed.add(block);
+        sealedBytes += block.readableBytes();
     }
 
     private static int headerLength(int n) {

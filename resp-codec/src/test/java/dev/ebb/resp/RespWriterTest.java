@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -212,16 +213,87 @@ class RespWriterTest {
     }
 
     @Test
-    void growsOneBufferForLargeReplies() {
+    void largeRepliesShouldBeChainedInBlocksWithoutReencodingWhatCameBefore() {
         byte[] big = new byte[1 << 20];
         java.util.Arrays.fill(big, (byte) 'b');
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < 3000; i++) {
+            writer.integer(100_000 + i);
+            expected.append(':').append(100_000 + i).append("\r\n");
+        }
 
         writer.ok().bulk(big).ok();
 
         ByteBuf taken = writer.take();
-        assertEquals(5 + 10 + big.length + 2 + 5, taken.readableBytes());
-        assertEquals("$1048576\r\n", taken.toString(5, 10, StandardCharsets.US_ASCII));
-        taken.release();
+        assertTrue(taken instanceof io.netty.buffer.CompositeByteBuf, "several blocks come as one composite");
+        assertTrue(((io.netty.buffer.CompositeByteBuf) taken).numComponents() >= 3);
+        String text = decodeAndRelease(taken);
+        assertEquals(expected + "+OK\r\n$1048576\r\n" + "b".repeat(big.length) + "\r\n+OK\r\n", text);
+    }
+
+    @Test
+    void bulkRefShouldReferenceLargeValuesAndCopySmallOnes() {
+        byte[] large = new byte[RespWriter.REFERENCE_MIN];
+        java.util.Arrays.fill(large, (byte) 'a');
+        byte[] small = ascii("small");
+
+        writer.bulkRef(large).bulkRef(small);
+        large[0] = 'Z';
+        small[0] = 'Z';
+
+        String reply = decodeAndRelease(writer.take());
+        assertEquals("$" + large.length + "\r\nZ" + "a".repeat(large.length - 1) + "\r\n$5\r\nsmall\r\n", reply);
+    }
+
+    @Test
+    void pendingBytesShouldCountReferencedValues() {
+        byte[] value = new byte[100_000];
+
+        writer.bulkRef(value).bulkRef(value).ok();
+
+        assertEquals(2 * ("$100000\r\n".length() + 100_000 + 2) + "+OK\r\n".length(), writer.pendingBytes());
+        assertTrue(writer.sealedBlocks() >= 2);
+    }
+
+    @Test
+    void nextShouldHandOverPendingOutputInOrderInPiecesOfAtMostMaxBytes() {
+        byte[] value = new byte[300_000];
+        new java.util.SplittableRandom(7).nextBytes(value);
+        writer.simple("first").bulkRef(value).integer(123_456).bulk(value, 0, 50_000).simple("last");
+        long pending = writer.pendingBytes();
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+
+        ByteBuf piece;
+        while ((piece = writer.next(65_536)) != null) {
+            assertTrue(piece.readableBytes() <= 65_536, "piece of " + piece.readableBytes());
+            byte[] bytes = new byte[piece.readableBytes()];
+            piece.readBytes(bytes);
+            piece.release();
+            all.writeBytes(bytes);
+            assertEquals(pending - all.size(), writer.pendingBytes());
+        }
+
+        assertFalse(writer.hasPending());
+        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        expected.writeBytes(ascii("+first\r\n$300000\r\n"));
+        expected.writeBytes(value);
+        expected.writeBytes(ascii("\r\n:123456\r\n$50000\r\n"));
+        expected.writeBytes(java.util.Arrays.copyOf(value, 50_000));
+        expected.writeBytes(ascii("\r\n+last\r\n"));
+        assertArrayEquals(expected.toByteArray(), all.toByteArray());
+    }
+
+    @Test
+    void releaseShouldFreeEveryPendingBlock() {
+        writer.bulk(new byte[40_000]).ok().bulkRef(new byte[10_000]).ok();
+        ByteBuf first = writer.next(1000);
+
+        writer.release();
+
+        assertFalse(writer.hasPending());
+        assertEquals(0, writer.pendingBytes());
+        assertNull(writer.take());
+        first.release();
     }
 
     @Test

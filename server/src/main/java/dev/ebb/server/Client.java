@@ -275,7 +275,20 @@ public final class Client {
         return subscriptions;
     }
 
-    /** Bytes waiting to be written: this client's reply buffer plus what the socket has not taken. */
+    /**
+     * Reply blocks waiting to be written, besides the one being filled: those the loop still holds
+     * plus the buffers the channel holds (CLIENT LIST's {@code oll}, Redis's reply list length).
+     */
+    public long outputBlocks() {
+        io.netty.channel.ChannelOutboundBuffer outbound = channel.unsafe().outboundBuffer();
+        return reply.sealedBlocks() + (outbound == null ? 0 : outbound.size());
+    }
+
+    /**
+     * Bytes waiting to be written (CLIENT LIST's {@code omem}, what output buffer limits are checked
+     * against): this client's reply blocks, referenced values included, plus what the channel holds
+     * and the socket has not taken.
+     */
     public long outputBytes() {
         // The outbound buffer's total is a volatile the IO thread updates; it is null once closed.
         io.netty.channel.ChannelOutboundBuffer outbound = channel.unsafe().outboundBuffer();

@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
  * collects the read's commands and hands them to the loop as one batch.
  *
  * <p>Backpressure: when the socket stops accepting bytes (the client does not read), reading from
- * it stops too, so a pipelining client that never reads cannot make the server buffer without
- * bound. Output-buffer limits for subscribers come on top of this.
+ * it stops too, and stays stopped until the replies the loop still holds for it are written, so a
+ * pipelining client that never reads cannot make the server buffer more than one read's worth of
+ * replies. Output-buffer limits ({@link OutputBufferLimiter}) come on top of this, checked after
+ * every command.
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(ClientHandler.class);
@@ -59,9 +61,19 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Unwritable: stop reading. Writable again: the loop writes what the client's replies still
+     * hold and turns reading back on once they are out ({@link CommandLoop#resumeWrite}). The
+     * resumption is a task of its own, never run inside the flush that made the channel writable.
+     */
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        if (!ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(false);
+        } else if (client != null) {
+            Client c = client;
+            loop.executor().execute(() -> loop.resumeWrite(c));
+        }
         ctx.fireChannelWritabilityChanged();
     }
 

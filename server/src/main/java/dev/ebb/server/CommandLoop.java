@@ -3,6 +3,7 @@ package dev.ebb.server;
 import dev.ebb.resp.RespProtocolError;
 import dev.ebb.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.util.concurrent.EventExecutor;
@@ -28,6 +29,8 @@ final class CommandLoop {
     private final EventExecutor executor;
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final Cron cron;
+    /** The most {@link #write} hands the channel in one piece (a slice of a larger referenced value). */
+    static final int WRITE_PIECE = 256 * 1024;
 
     CommandLoop(Server server, EventExecutor executor) {
         this.server = server;
@@ -90,6 +93,11 @@ final class CommandLoop {
         }
         if (msg instanceof byte[][]) {
             server.call(c, (byte[][]) msg);
+            if (c.outputBytes() >= server.outputLimitFloor()) {
+                // As Redis checks after every reply it adds: a pipeline of big replies is cut at its
+                // limit, not once the whole read has run.
+                OutputBufferLimiter.enforce(server, c, server.nowMs());
+            }
         } else if (msg instanceof RespProtocolError) {
             RespProtocolError error = (RespProtocolError) msg;
             if (error.reply()) {
@@ -125,22 +133,47 @@ final class CommandLoop {
         server.drainPendingWrites(this::write);
     }
 
-    /** Writes out one client's accumulated replies; closes it if it asked to be closed. */
+    /**
+     * Gives one client's pending replies to its socket, as much as the channel takes: pieces of at
+     * most {@link #WRITE_PIECE} bytes while the channel is writable (Netty's outbound buffer under
+     * its high water mark). What is left waits in the client's {@link RespWriter}, where referenced
+     * values cost no copy, and reading from the client stops until the channel drains
+     * ({@link #resumeWrite}), so a client that does not read holds at most one read's worth of
+     * commands' replies, all counted in its output buffer limits. Closes the client once everything
+     * is written if it asked to be closed.
+     */
     private void write(Client c) {
         if (c.closed() || OutputBufferLimiter.enforce(server, c, server.nowMs())) {
             return;
         }
-        ByteBuf out = c.reply().take();
         Channel ch = c.channel();
-        if (out != null) {
-            server.stats().netOutputBytes.addAndGet(out.readableBytes());
-            if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
-                ch.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
-            } else {
-                ch.writeAndFlush(out, ch.voidPromise());
+        RespWriter reply = c.reply();
+        ByteBuf piece = reply.next(WRITE_PIECE);
+        while (piece != null) {
+            server.stats().netOutputBytes.addAndGet(piece.readableBytes());
+            if (!reply.hasPending() || !ch.isWritable()) {
+                ch.writeAndFlush(piece, ch.voidPromise());
+                break;
             }
+            ch.write(piece, ch.voidPromise());
+            piece = reply.next(WRITE_PIECE);
+        }
+        if (reply.hasPending()) {
+            ch.config().setAutoRead(false);
         } else if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
-            ch.close();
+            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /**
+     * The client's channel drained below its low water mark: writes what the client's replies still
+     * hold, and reads from it again once nothing is left. Loop thread only.
+     */
+    void resumeWrite(Client c) {
+        write(c);
+        Channel ch = c.channel();
+        if (!c.closing() && !c.reply().hasPending() && ch.isWritable() && !ch.config().isAutoRead()) {
+            ch.config().setAutoRead(true);
         }
     }
 

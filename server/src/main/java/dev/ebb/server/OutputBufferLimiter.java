@@ -12,14 +12,15 @@ import org.slf4j.LoggerFactory;
  * and not yet accepted by the socket (a volatile the IO thread keeps, which also counts writes
  * still queued for the IO thread, so the reading is exact at the moment it is taken, and cheap).
  *
- * <p>When it runs: after anything is written to a client from outside its own command (pub/sub
- * messages, MONITOR lines), before each flush of a client's replies, and for every client on each
- * cron tick (so soft limits are enforced within one cron period even when nothing is written).
+ * <p>When it runs: after every command whose client's pending output has reached the smallest
+ * configured limit ({@link #floor}), after anything is written to a client from outside its own
+ * command (pub/sub messages, MONITOR lines), before each flush of a client's replies, and for every
+ * client on each cron tick (so soft limits are enforced within one cron period even when nothing
+ * is written).
  * A closed client's pending replies are dropped at once and nothing more is written for it, so
  * the memory a slow consumer holds is bounded by its hard limit plus one message.
  *
- * <p>Class: {@code pubsub} for a client subscribed to anything, otherwise {@code normal} (MONITOR
- * clients are normal, as in Redis; Ebb has no replicas yet). Command loop thread only.
+ * <p>Class: see {@link #limitOf}. Command loop thread only.
  */
 final class OutputBufferLimiter {
     /** {@link Client#softLimitReachedMs} while the client is under its soft limit. */
@@ -29,13 +30,40 @@ final class OutputBufferLimiter {
     private OutputBufferLimiter() {
     }
 
+    /**
+     * The limits of {@code c}'s class: {@code pubsub} for a client subscribed to anything, otherwise
+     * {@code normal} (MONITOR clients are normal, as in Redis). The {@code replica} class applies to
+     * replica links, which Ebb does not have yet.
+     */
+    static ClientOutputBufferLimits.Limit limitOf(ClientOutputBufferLimits limits, Client c) {
+        return c.subscriptions().active() ? limits.pubsub() : limits.normal();
+    }
+
+    /**
+     * The smallest limit, hard or soft, of any class, or {@code Long.MAX_VALUE} if none is set: a
+     * client whose pending output is below it cannot be over any limit, so the loop checks a client
+     * after a command only from this size on.
+     */
+    static long floor(ClientOutputBufferLimits limits) {
+        long floor = Long.MAX_VALUE;
+        for (ClientOutputBufferLimits.Limit limit : new ClientOutputBufferLimits.Limit[] {
+                limits.normal(), limits.pubsub()}) {
+            if (limit.hardLimitBytes() > 0) {
+                floor = Math.min(floor, limit.hardLimitBytes());
+            }
+            if (limit.softLimitBytes() > 0) {
+                floor = Math.min(floor, limit.softLimitBytes());
+            }
+        }
+        return floor;
+    }
+
     /** Closes {@code c} if it is over a limit; returns true if it did (or it was closed already). */
     static boolean enforce(Server server, Client c, long nowMs) {
         if (c.closed()) {
             return true;
         }
-        ClientOutputBufferLimits limits = server.config().clientOutputBufferLimits();
-        ClientOutputBufferLimits.Limit limit = c.subscriptions().active() ? limits.pubsub() : limits.normal();
+        ClientOutputBufferLimits.Limit limit = limitOf(server.config().clientOutputBufferLimits(), c);
         long hard = limit.hardLimitBytes();
         long soft = limit.softLimitBytes();
         if (hard == 0 && soft == 0) {

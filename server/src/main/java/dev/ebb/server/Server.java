@@ -74,6 +74,8 @@ public final class Server {
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
     private long nowMs;
     private int executionDepth;
+    /** {@link OutputBufferLimiter#floor} of the configured limits. */
+    private long outputLimitFloor;
 
     Server(ServerConfig config, CommandTable commands, LongSupplier clock, long seed, Runnable shutdownAction) {
         this.config = config;
@@ -103,6 +105,9 @@ public final class Server {
         config.onChange("active-expire-slice-us", reconfigure);
         this.nowMs = clock.getAsLong();
         latencyMonitor.thresholdMs(config.latencyMonitorThreshold());
+        outputLimitFloor = OutputBufferLimiter.floor(config.clientOutputBufferLimits());
+        config.onChange("client-output-buffer-limit",
+                () -> outputLimitFloor = OutputBufferLimiter.floor(config.clientOutputBufferLimits()));
         config.onChange("latency-monitor-threshold", () -> latencyMonitor.thresholdMs(config.latencyMonitorThreshold()));
         this.memoryGuard = new MemoryGuard(this, dbs);
         memoryGuard.evictionListener((db, key) ->
@@ -256,6 +261,11 @@ public final class Server {
         if (!monitors.isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
             monitors.feed(this, c, argv);
         }
+    }
+
+    /** The pending output from which a client may be over an output-buffer limit; see {@link OutputBufferLimiter#floor}. */
+    long outputLimitFloor() {
+        return outputLimitFloor;
     }
 
     // ---- pub/sub, keyspace notifications, MONITOR, deferred flushes ----

@@ -22,8 +22,9 @@ import java.util.List;
  * client's decoder holds of an unfinished command as of its last read, {@code qbuf-free} the room
  * left in that buffer. {@code fd} is the socket's
  * descriptor with the epoll transport, -1 with NIO. {@code argv-mem} is the size of the command being run for the client running it, 0 for the
- * others; {@code obl} is the client's encoded, not yet flushed replies, {@code oll} is always 0 (Ebb
- * keeps one reply buffer, not a list), {@code omem} adds what the socket has not taken yet, and
+ * others; {@code obl} is the bytes in the reply block being filled, {@code oll} the number of
+ * other reply blocks not yet written (held by the loop or by the channel), {@code omem} every byte
+ * of replies the socket has not taken yet (large values sent by reference included), and
  * {@code tot-mem} is {@code omem} plus {@code argv-mem}. Subscribed clients are of type pubsub,
  * others normal.
  */
@@ -382,7 +383,6 @@ public final class ClientCommands {
                 argvMem += arg.length;
             }
         }
-        long pending = client.reply().pendingBytes();
         long omem = client.outputBytes();
         RespDecoder decoder = client.decoder();
         byte[] name = client.name();
@@ -403,8 +403,8 @@ public final class ClientCommands {
                 .append(" qbuf-free=").append(decoder == null ? 0 : decoder.queryBufferFree())
                 .append(" argv-mem=").append(argvMem)
                 .append(" multi-mem=0 rbs=0 rbp=0")
-                .append(" obl=").append(pending)
-                .append(" oll=0")
+                .append(" obl=").append(client.reply().currentBlockBytes())
+                .append(" oll=").append(client.outputBlocks())
                 .append(" omem=").append(omem)
                 .append(" tot-mem=").append(omem + argvMem)
                 .append(" events=").append(omem > 0 ? "rw" : "r")

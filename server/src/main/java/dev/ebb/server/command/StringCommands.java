@@ -21,7 +21,8 @@ import java.util.List;
  *
  * <p>Values are {@code byte[]} and never modified once stored: APPEND, SETRANGE, INCR … store a new
  * array, keeping the key's time to live (setKeepTtl, which for a key that does not exist is a plain
- * insert). So GET, MGET and GETRANGE reply straight from the stored array, and an integer is kept
+ * insert). So GET, MGET and GETRANGE reply straight from the stored array, a large one by
+ * reference until the socket takes it ({@link dev.ebb.resp.RespWriter#bulkRef}), and an integer is kept
  * as its decimal text (Redis's "int" encoding is only reported, see {@link Types}).
  */
 public final class StringCommands {
@@ -188,7 +189,7 @@ public final class StringCommands {
         if (v == null) {
             c.reply().nullBulk();
         } else if (v != Values.WRONG_TYPE) {
-            c.reply().bulk((byte[]) v);
+            c.reply().bulkRef((byte[]) v);
         }
     }
 
@@ -251,7 +252,7 @@ public final class StringCommands {
             boolean found = old != null;
             if (((flags & SET_NX) != 0 && found) || ((flags & SET_XX) != 0 && !found)) {
                 if (get) {
-                    c.reply().bulk((byte[]) old);
+                    c.reply().bulkRef((byte[]) old);
                 } else if ((flags & SET_INTEGER_REPLY) != 0) {
                     c.reply().integer(0);
                 } else {
@@ -272,7 +273,7 @@ public final class StringCommands {
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "expire", key);
         }
         if (get) {
-            c.reply().bulk((byte[]) old);
+            c.reply().bulkRef((byte[]) old);
         } else if ((flags & SET_INTEGER_REPLY) != 0) {
             c.reply().integer(1);
         } else {
@@ -380,7 +381,7 @@ public final class StringCommands {
         } else if (((int) options & SET_PERSIST) != 0 && db.persist(argv[1])) {
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "persist", argv[1]);
         }
-        c.reply().bulk((byte[]) v);
+        c.reply().bulkRef((byte[]) v);
     }
 
     static void getdel(Client c, byte[][] argv) {
@@ -390,7 +391,7 @@ public final class StringCommands {
         } else if (v != Values.WRONG_TYPE) {
             c.db().delete(argv[1]);
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
-            c.reply().bulk((byte[]) v);
+            c.reply().bulkRef((byte[]) v);
         }
     }
 
@@ -404,7 +405,7 @@ public final class StringCommands {
             c.server().stats().lookup(v != null);
             Notifications.keyMissIf(v == null, c, argv[i]);
             if (v instanceof byte[]) {
-                c.reply().bulk((byte[]) v);
+                c.reply().bulkRef((byte[]) v);
             } else {
                 c.reply().nullBulk();
             }
@@ -607,7 +608,7 @@ public final class StringCommands {
         if (negativeAndReversed(start, end) || from > to) {
             c.reply().bulk(EMPTY);
         } else {
-            c.reply().bulk(s, (int) from, (int) (to - from + 1));
+            c.reply().bulkRef(s, (int) from, (int) (to - from + 1));
         }
     }
 

@@ -181,7 +181,8 @@ public final class PubSub {
      * matching pattern; returns how many received it (a client subscribed through two patterns
      * counts twice, as in Redis). A subscriber already being closed, whose disconnection the loop
      * has not processed yet, receives nothing and is not counted (Redis counts it until it frees
-     * the client at the end of its event-loop turn).
+     * the client at the end of its event-loop turn). {@code message} must never change afterwards
+     * (a command's argument, a key): a large one is sent to every subscriber by reference.
      */
     public int publish(byte[] channel, byte[] message) {
         int receivers = 0;
@@ -247,7 +248,7 @@ public final class PubSub {
         } else {
             w.pushHeader(3).raw(kind == SMESSAGE ? SMESSAGE_BULK : MESSAGE_BULK);
         }
-        w.bulk(channel).bulk(message);
+        w.bulk(channel).bulkRef(message);
     }
 
     /** Appends the messages held back while {@code c}'s own command ran, after its reply. */

@@ -26,7 +26,7 @@ import redis.clients.jedis.Pipeline;
  * to its baseline. A normal client asking for a huge reply without reading is closed only when
  * a normal limit is set.
  */
-class SlowConsumerTest {
+public class SlowConsumerTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension();
 
@@ -115,7 +115,7 @@ class SlowConsumerTest {
         }
     }
 
-    static long usedDirectMemory() {
+    public static long usedDirectMemory() {
         return PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory()
                 + PooledByteBufAllocator.DEFAULT.metric().usedHeapMemory();
     }
@@ -125,7 +125,7 @@ class SlowConsumerTest {
         return stalledSocket(ebb);
     }
 
-    static Socket stalledSocket(EbbExtension ebb) throws IOException {
+    public static Socket stalledSocket(EbbExtension ebb) throws IOException {
         Socket s = new Socket();
         s.setReceiveBufferSize(4096);
         s.connect(new InetSocketAddress(ebb.host(), ebb.port()));
@@ -133,7 +133,7 @@ class SlowConsumerTest {
         return s;
     }
 
-    static void send(Socket s, String... args) throws IOException {
+    public static void send(Socket s, String... args) throws IOException {
         StringBuilder sb = new StringBuilder().append('*').append(args.length).append("\r\n");
         for (String arg : args) {
             sb.append('$').append(arg.length()).append("\r\n").append(arg).append("\r\n");
@@ -144,7 +144,7 @@ class SlowConsumerTest {
     }
 
     /** Drains what the server sent and reports whether it then closed the connection. */
-    static boolean closedByServer(Socket s) throws IOException {
+    public static boolean closedByServer(Socket s) throws IOException {
         InputStream in = s.getInputStream();
         byte[] buf = new byte[1 << 16];
         try {
@@ -167,7 +167,7 @@ class SlowConsumerTest {
         assertEquals(count, j.pubsubNumSub(channel).get(channel));
     }
 
-    static long stat(Jedis j, String name) {
+    public static long stat(Jedis j, String name) {
         for (String line : j.info("stats").split("\r\n")) {
             if (line.startsWith(name + ":")) {
                 return Long.parseLong(line.substring(name.length() + 1));

@@ -84,6 +84,9 @@ public final class ServerCommands {
                 spec("lastsave", 1, LOADING | STALE | FAST, 0, 0, 0, ServerCommands::lastsave)
                         .doc(CommandGroup.SERVER, "1.0.0",
                                 "Returns the Unix timestamp of the last successful save to disk.", "")
+                        .complexity("O(1)"),
+                spec("time", 1, LOADING | STALE | FAST, 0, 0, 0, ServerCommands::time)
+                        .doc(CommandGroup.SERVER, "2.6.0", "Returns the server time.", "")
                         .complexity("O(1)"));
     }
 
@@ -249,5 +252,15 @@ public final class ServerCommands {
     /** LASTSAVE: Ebb never saves, so it is the server's start time (unix seconds), as in Redis before any save. */
     static void lastsave(Client c, byte[][] argv) {
         c.reply().integer(c.server().startMs() / 1000);
+    }
+
+    /**
+     * TIME: the wall clock as unix seconds and the microseconds within that second, two bulk
+     * strings, as Redis's ustime(). It reads the real clock, not the command clock, which a test's
+     * manual clock may hold still.
+     */
+    static void time(Client c, byte[][] argv) {
+        java.time.Instant now = java.time.Instant.now();
+        c.reply().arrayHeader(2).bulk(now.getEpochSecond()).bulk(now.getNano() / 1000);
     }
 }

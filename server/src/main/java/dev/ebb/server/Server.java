@@ -326,13 +326,15 @@ public final class Server {
 
     /**
      * Answers a command refused at dispatch. Inside MULTI the refusal flags the transaction (EXEC
-     * will abort), and a refused EXEC itself discards it, as Redis's rejectCommand does.
+     * will abort), and a refused EXEC itself discards any transaction and answers EXECABORT, as
+     * Redis's rejectCommand does.
      */
     void reject(Client c, CommandSpec spec, String error) {
         if (spec != null) {
             commandStats.rejected(spec);
         }
-        if (c.inMulti()) {
+        // A refused EXEC aborts as Redis's execCommandAbort, inside MULTI or not.
+        if (c.inMulti() || (spec != null && spec.fullName().equals("exec"))) {
             c.reply().error(Transactions.rejectedInMulti(c, spec, error));
         } else {
             c.reply().error(error);

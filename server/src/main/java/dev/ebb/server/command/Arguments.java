@@ -159,7 +159,9 @@ public final class Arguments {
 
     /**
      * Parses a double as Redis's string2ld/strtod does for commands: decimal or exponent notation,
-     * "inf"/"-inf"/"+inf" in any case; no spaces, no NaN, not empty.
+     * C99 hexadecimal floats ({@code 0x10}, {@code -0x1.8p3}), "inf"/"infinity" with an optional
+     * sign in any case; no spaces, no NaN, not empty. Overflow gives an infinity and underflow zero,
+     * as strtod's value does (callers that refuse those, as Redis's ERANGE checks do, check them).
      *
      * @throws NumberFormatException if it is not such a number
      */
@@ -177,14 +179,34 @@ public final class Arguments {
         if (Character.isWhitespace(first) || Character.isWhitespace(last)) {
             throw new NumberFormatException();
         }
+        double d = strtod(s);
+        if (Double.isNaN(d)) {
+            throw new NumberFormatException();
+        }
+        return d;
+    }
+
+    /**
+     * What C's strtod gives for {@code s} when it takes the whole string (no leading space): a
+     * decimal or hexadecimal float, or an infinity word; NaN for "nan" (which every caller refuses).
+     *
+     * @throws NumberFormatException if strtod would stop before the end of {@code s}
+     */
+    public static double strtod(String s) {
         String lower = s.toLowerCase(java.util.Locale.ROOT);
         switch (lower) {
             case "inf": case "+inf": case "infinity": case "+infinity":
                 return Double.POSITIVE_INFINITY;
             case "-inf": case "-infinity":
                 return Double.NEGATIVE_INFINITY;
+            case "nan": case "+nan": case "-nan":
+                return Double.NaN;
             default:
                 break;
+        }
+        int sign = lower.startsWith("-") || lower.startsWith("+") ? 1 : 0;
+        if (lower.startsWith("0x", sign)) {
+            return hexDouble(lower, sign + 2);
         }
         for (int i = 0; i < s.length(); i++) {
             char ch = s.charAt(i);
@@ -192,11 +214,50 @@ public final class Arguments {
                 throw new NumberFormatException();
             }
         }
-        double d = Double.parseDouble(s);
-        if (Double.isNaN(d)) {
+        return Double.parseDouble(s);
+    }
+
+    /**
+     * A C99 hexadecimal float whose digits start at {@code at}: hex digits with an optional point
+     * (at least one digit), then an optional binary exponent {@code p[+-]digits}. Java's parser
+     * needs the exponent, so "p0" is added where it is missing.
+     */
+    private static double hexDouble(String s, int at) {
+        int i = at;
+        int digits = 0;
+        while (i < s.length() && Character.digit(s.charAt(i), 16) >= 0) {
+            i++;
+            digits++;
+        }
+        if (i < s.length() && s.charAt(i) == '.') {
+            i++;
+            while (i < s.length() && Character.digit(s.charAt(i), 16) >= 0) {
+                i++;
+                digits++;
+            }
+        }
+        if (digits == 0) {
             throw new NumberFormatException();
         }
-        return d;
+        if (i == s.length()) {
+            return Double.parseDouble(s + "p0");
+        }
+        if (s.charAt(i) != 'p') {
+            throw new NumberFormatException();
+        }
+        int exponentAt = i + 1;
+        if (exponentAt < s.length() && (s.charAt(exponentAt) == '-' || s.charAt(exponentAt) == '+')) {
+            exponentAt++;
+        }
+        if (exponentAt == s.length()) {
+            throw new NumberFormatException();
+        }
+        for (int k = exponentAt; k < s.length(); k++) {
+            if (s.charAt(k) < '0' || s.charAt(k) > '9') {
+                throw new NumberFormatException();
+            }
+        }
+        return Double.parseDouble(s);
     }
 
     /**

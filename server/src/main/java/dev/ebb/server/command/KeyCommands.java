@@ -493,7 +493,8 @@ public final class KeyCommands {
             return;
         }
         long t = Math.max(0, absolute ? expireAt : expireAt - c.server().nowMs());
-        c.reply().integer(millis ? t : (t + 500) / 1000);
+        // Rounded to the nearest second without overflowing near Long.MAX_VALUE.
+        c.reply().integer(millis ? t : t / 1000 + (t % 1000 + 500) / 1000);
     }
 
     static void persist(Client c, byte[][] argv) {

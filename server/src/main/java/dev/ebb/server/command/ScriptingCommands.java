@@ -108,10 +108,10 @@ public final class ScriptingCommands {
         if (!c.server().monitors().isEmpty()) {
             c.server().monitors().feed(c.server(), c, argv);
         }
-        long numKeys = Arguments.longOrReply(c, argv[2]);
-        if (numKeys == Arguments.INVALID) {
+        if (!Arguments.isLongOrReply(c, argv[2])) {
             return;
         }
+        long numKeys = Arguments.parseLong(argv[2]);
         if (numKeys < 0) {
             c.reply().error(NEGATIVE_KEYS);
             return;

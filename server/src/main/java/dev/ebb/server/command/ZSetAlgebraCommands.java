@@ -141,10 +141,10 @@ final class ZSetAlgebraCommands {
      */
     private static void algebra(Client c, byte[][] argv, int numKeysIndex, byte[] destination, int op,
             boolean cardinalityOnly, String name) {
-        long numKeys = Arguments.longOrReply(c, argv[numKeysIndex]);
-        if (numKeys == Arguments.INVALID) {
+        if (!Arguments.isLongOrReply(c, argv[numKeysIndex])) {
             return;
         }
+        long numKeys = Arguments.parseLong(argv[numKeysIndex]);
         if (numKeys < 1) {
             c.reply().error(Errors.atLeastOneInputKey(name));
             return;

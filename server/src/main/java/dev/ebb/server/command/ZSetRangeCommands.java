@@ -74,14 +74,14 @@ final class ZSetRangeCommands {
             if (destination == null && Arguments.is(a, "withscores")) {
                 withScores = true;
             } else if (left >= 2 && Arguments.is(a, "limit")) {
-                offset = Arguments.longOrReply(c, argv[j + 1]);
-                if (offset == Arguments.INVALID) {
+                if (!Arguments.isLongOrReply(c, argv[j + 1])) {
                     return;
                 }
-                limit = Arguments.longOrReply(c, argv[j + 2]);
-                if (limit == Arguments.INVALID) {
+                offset = Arguments.parseLong(argv[j + 1]);
+                if (!Arguments.isLongOrReply(c, argv[j + 2])) {
                     return;
                 }
+                limit = Arguments.parseLong(argv[j + 2]);
                 j += 2;
                 limited = true;
             } else if (direction == AUTO && Arguments.is(a, "rev")) {
@@ -97,7 +97,9 @@ final class ZSetRangeCommands {
         }
         type = type == AUTO ? BY_RANK : type;
         boolean reverse = direction == REVERSE;
-        if (limited && type == BY_RANK) {
+        // As Redis 7.2: by rank, only a LIMIT whose count is -1 (no limit) is accepted, and its
+        // offset is then ignored.
+        if (limited && type == BY_RANK && limit != -1) {
             c.reply().error(Errors.ZRANGE_LIMIT_WITHOUT_BY);
             return;
         }
@@ -117,14 +119,14 @@ final class ZSetRangeCommands {
         ScoreRange scoreRange = null;
         LexRange lexRange = null;
         if (type == BY_RANK) {
-            start = Arguments.longOrReply(c, minArg);
-            if (start == Arguments.INVALID) {
+            if (!Arguments.isLongOrReply(c, minArg)) {
                 return;
             }
-            end = Arguments.longOrReply(c, maxArg);
-            if (end == Arguments.INVALID) {
+            start = Arguments.parseLong(minArg);
+            if (!Arguments.isLongOrReply(c, maxArg)) {
                 return;
             }
+            end = Arguments.parseLong(maxArg);
         } else if (type == BY_SCORE) {
             scoreRange = ZSetSupport.scoreRangeOrReply(c, minArg, maxArg);
             if (scoreRange == null) {
@@ -258,14 +260,14 @@ final class ZSetRangeCommands {
     // ---------------------------------------------------------------- removal by range
 
     static void zremrangebyrank(Client c, byte[][] argv) {
-        long start = Arguments.longOrReply(c, argv[2]);
-        if (start == Arguments.INVALID) {
+        if (!Arguments.isLongOrReply(c, argv[2])) {
             return;
         }
-        long end = Arguments.longOrReply(c, argv[3]);
-        if (end == Arguments.INVALID) {
+        long start = Arguments.parseLong(argv[2]);
+        if (!Arguments.isLongOrReply(c, argv[3])) {
             return;
         }
+        long end = Arguments.parseLong(argv[3]);
         SortedSet set = setForRemovalOrReply(c, argv[1]);
         if (set == null) {
             return;

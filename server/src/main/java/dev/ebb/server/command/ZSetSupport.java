@@ -98,7 +98,7 @@ final class ZSetSupport {
     // ---------------------------------------------------------------- numbers
 
     /**
-     * Parses a score or increment as Redis's getDoubleFromObject: decimal, exponent or
+     * Parses a score or increment as Redis's getDoubleFromObject: decimal, exponent, hexadecimal or
      * {@code inf} forms, no spaces, no NaN, and no overflow to infinity or underflow to zero.
      *
      * @return the value, or NaN if it is not a valid float
@@ -137,12 +137,16 @@ final class ZSetSupport {
         return s.equals("inf") || s.equals("infinity");
     }
 
+    /** Whether the mantissa has a digit other than 0 (then a zero value is an underflow); hex-aware. */
     private static boolean hasNonZeroDigitBeforeExponent(byte[] arg) {
-        for (byte b : arg) {
-            if (b == 'e' || b == 'E') {
+        int i = arg.length > 0 && (arg[0] == '-' || arg[0] == '+') ? 1 : 0;
+        boolean hex = arg.length > i + 1 && arg[i] == '0' && (arg[i + 1] == 'x' || arg[i + 1] == 'X');
+        for (i = hex ? i + 2 : i; i < arg.length; i++) {
+            byte b = arg[i];
+            if (hex ? b == 'p' || b == 'P' : b == 'e' || b == 'E') {
                 return false;
             }
-            if (b >= '1' && b <= '9') {
+            if ((b >= '1' && b <= '9') || (hex && Character.digit(b, 16) > 0)) {
                 return true;
             }
         }
@@ -164,18 +168,8 @@ final class ZSetSupport {
         if (i == arg.length) {
             return i == from ? 0 : Double.NaN;
         }
-        String s = new String(arg, i, arg.length - i, StandardCharsets.ISO_8859_1);
-        if (isInfinityWord(arg, i)) {
-            return s.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        }
-        for (int k = 0; k < s.length(); k++) {
-            char ch = s.charAt(k);
-            if (!(ch >= '0' && ch <= '9') && ch != '.' && ch != '-' && ch != '+' && ch != 'e' && ch != 'E') {
-                return Double.NaN;
-            }
-        }
         try {
-            return Double.parseDouble(s);
+            return Arguments.strtod(new String(arg, i, arg.length - i, StandardCharsets.ISO_8859_1));
         } catch (NumberFormatException e) {
             return Double.NaN;
         }

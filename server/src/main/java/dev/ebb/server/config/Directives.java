@@ -136,7 +136,7 @@ final class Directives {
 
     // ADVANCED CONFIG (the listpack thresholds are Redis 7.2's: 7.0 compiled in 512 for hash entries)
     static final Directive<Long> HASH_MAX_LISTPACK_ENTRIES = add(new Spec<>("hash-max-listpack-entries",
-            Int.range(0, LONG_MAX), 128L, Mutability.MUTABLE).alias("hash-max-ziplist-entries"));
+            Int.range(0, LONG_MAX), 512L, Mutability.MUTABLE).alias("hash-max-ziplist-entries"));
     static final Directive<Long> HASH_MAX_LISTPACK_VALUE = add(new Spec<>("hash-max-listpack-value",
             Memory.range(0, LONG_MAX), 64L, Mutability.MUTABLE).alias("hash-max-ziplist-value"));
     static final Directive<Long> LIST_MAX_LISTPACK_SIZE = add(new Spec<>("list-max-listpack-size",

@@ -144,11 +144,11 @@ class HashCommandsTest {
     @Test
     void encodingShouldConvertPastEntryAndValueThresholds() {
         try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
-            for (int i = 0; i < 128; i++) {
+            for (int i = 0; i < 512; i++) {
                 j.hset("small", "f" + i, "v");
             }
             assertEquals("listpack", j.objectEncoding("small"));
-            j.hset("small", "f128", "v");
+            j.hset("small", "f512", "v");
             assertEquals("hashtable", j.objectEncoding("small"));
 
             j.hset("wide", "f", "x".repeat(64));
@@ -163,7 +163,7 @@ class HashCommandsTest {
             j.hset("cfg", "c", "3");
             assertEquals("hashtable", j.objectEncoding("cfg"));
             assertEquals(Map.of("a", "1", "b", "2", "c", "3"), j.hgetAll("cfg"));
-            j.configSet("hash-max-listpack-entries", "128");
+            j.configSet("hash-max-listpack-entries", "512");
         }
     }
 

@@ -106,7 +106,7 @@ class ZSetCommandsTest {
         try (Jedis j = client()) {
             j.zadd("z", 1, "a");
 
-            for (String bad : List.of("abc", "nan", "NaN", "1e400", "1e-400", " 1", "1 ", "", "0x10")) {
+            for (String bad : List.of("abc", "nan", "NaN", "1e400", "1e-400", " 1", "1 ", "", "0x", "0x1p", "0x1p1024")) {
                 assertError("ERR value is not a valid float", () -> run(j, "zadd", "z", "5", "b", bad, "c"));
             }
             assertError("ERR value is not a valid float", () -> run(j, "zincrby", "z", "abc", "a"));

@@ -119,7 +119,7 @@ class DirectivesTest {
         assertEquals(0, c.notifyKeyspaceEvents());
         assertEquals(List.of(), c.save());
         assertEquals(-2, c.listMaxListpackSize());
-        assertEquals(128, c.hashMaxListpackEntries());
+        assertEquals(512, c.hashMaxListpackEntries());
         assertEquals(5000, c.busyReplyThreshold());
     }
 }

@@ -431,8 +431,29 @@ public final class RespWriter {
         return this;
     }
 
+    /**
+     * The character that stands for the byte {@code b} in a reply's text: ASCII as itself, any
+     * other byte as a lone low surrogate {@code U+DC80..U+DCFF} (the "surrogateescape" scheme),
+     * which {@link #simple} and {@link #error} write back as the byte itself. This lets an error
+     * echo a client's bytes exactly (an unknown command named in Latin-1, UTF-8 or binary).
+     */
+    public static char escapedByte(byte b) {
+        return b >= 0 ? (char) b : (char) (ESCAPED_BYTES + (b & 0xff));
+    }
+
+    private static final int ESCAPED_BYTES = 0xDC00;
+
+    private static boolean isEscapedByte(char ch) {
+        return ch >= ESCAPED_BYTES + 0x80 && ch <= ESCAPED_BYTES + 0xFF;
+    }
+
     /** One-line reply: the type byte, {@code s} with CR/LF as spaces, CRLF. */
     private RespWriter line(char type, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (isEscapedByte(s.charAt(i))) {
+                return lineWithEscapedBytes(type, s);
+            }
+        }
         int len = ByteBufUtil.utf8Bytes(s);
         ByteBuf out = room(1 + len + 2);
         out.writeByte(type);
@@ -446,6 +467,27 @@ public final class RespWriter {
                 }
             }
         }
+        out.writeBytes(CRLF);
+        return this;
+    }
+
+    /** {@link #line} for text holding {@link #escapedByte escaped bytes}: those as bytes, the rest as UTF-8. */
+    private RespWriter lineWithEscapedBytes(char type, String s) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(s.length() + 8);
+        int from = 0;
+        for (int i = 0; i <= s.length(); i++) {
+            if (i == s.length() || isEscapedByte(s.charAt(i))) {
+                bytes.writeBytes(s.substring(from, i).replace('\r', ' ').replace('\n', ' ')
+                        .getBytes(StandardCharsets.UTF_8));
+                if (i < s.length()) {
+                    bytes.write(s.charAt(i) - ESCAPED_BYTES);
+                }
+                from = i + 1;
+            }
+        }
+        ByteBuf out = room(1 + bytes.size() + 2);
+        out.writeByte(type);
+        out.writeBytes(bytes.toByteArray());
         out.writeBytes(CRLF);
         return this;
     }

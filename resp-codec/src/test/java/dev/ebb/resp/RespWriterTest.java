@@ -49,6 +49,14 @@ class RespWriterTest {
     }
 
     @Test
+    void escapedBytesShouldBeWrittenAsThemselvesAndOtherTextAsUtf8() {
+        String text = "ERR '" + RespWriter.escapedByte((byte) 0xE9) + RespWriter.escapedByte((byte) 0xFF) + "' \u00e9\r";
+
+        assertReply("-ERR '\u00e9\u00ff' \u00c3\u00a9 \r\n", w -> w.error(text));
+        assertEquals('a', RespWriter.escapedByte((byte) 'a'));
+    }
+
+    @Test
     void shouldCountErrorsAndShowEachToTheObserver() {
         List<String> seen = new ArrayList<>();
         writer.error("ERR before");

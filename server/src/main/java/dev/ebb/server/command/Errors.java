@@ -1,5 +1,7 @@
 package dev.ebb.server.command;
 
+import dev.ebb.resp.RespWriter;
+
 /**
  * Redis's error replies, byte for byte as Redis 7 sends them (without the leading '-' and CRLF).
  * Texts that take a value are built by the static methods here, so every command words them the
@@ -204,13 +206,20 @@ public final class Errors {
                 + " HELP.";
     }
 
-    /** Bytes as Latin-1 text with CR and LF replaced by spaces, as Redis does in error replies. */
+    /**
+     * A client's bytes as they go back in an error reply: up to the first NUL (Redis formats them
+     * with {@code %s}), CR and LF as spaces, ASCII as itself and every other byte escaped so that
+     * the reply carries the byte unchanged ({@link RespWriter#escapedByte}), whatever its encoding.
+     */
     public static String printable(byte[] bytes) {
         char[] out = new char[bytes.length];
-        for (int i = 0; i < bytes.length; i++) {
-            char c = (char) (bytes[i] & 0xff);
-            out[i] = c == '\r' || c == '\n' ? ' ' : c;
+        int n = 0;
+        for (byte b : bytes) {
+            if (b == 0) {
+                break;
+            }
+            out[n++] = b == '\r' || b == '\n' ? ' ' : RespWriter.escapedByte(b);
         }
-        return new String(out);
+        return new String(out, 0, n);
     }
 }

@@ -102,7 +102,16 @@ public final class EbbServer implements AutoCloseable {
                     .childOption(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPCNT, 3);
         }
         this.port = bind(bootstrap, config.bind(), config.port());
+        warnIfAppendonly(config);
+        config.onChange("appendonly", () -> warnIfAppendonly(config));
         loop.run(loop.cron()::start);
+    }
+
+    /** {@code appendonly yes} is accepted for redis.conf compatibility, but Ebb has no AOF yet: say so. */
+    private static void warnIfAppendonly(ServerConfig config) {
+        if (config.appendonly()) {
+            LOG.warn("appendonly is 'yes' but Ebb keeps no append-only file yet: writes are not persisted");
+        }
     }
 
     /** Starts a server with {@code config}; returns once it is listening. */

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * SHUTDOWN SAVE fails as a Redis whose save fails does, unless FORCE is given. SAVE and BGSAVE are
  * not offered at all: replying OK would claim a snapshot that does not exist.
  *
- * <p>DEBUG: Redis refuses it unless {@code enable-debug-command} allows it; Ebb has no such
- * directive and always allows the two harmless subcommands it has.
+ * <p>DEBUG: refused at dispatch ({@code Server.call}) unless {@code enable-debug-command} allows the
+ * client, as in Redis 7, whose default is "no".
  */
 public final class ServerCommands {
     private static final Logger LOG = LoggerFactory.getLogger(ServerCommands.class);

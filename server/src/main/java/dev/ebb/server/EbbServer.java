@@ -180,6 +180,17 @@ public final class EbbServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the server the way SHUTDOWN without arguments does ({@link ShutdownSequence}), from any
+     * thread: Main's SIGTERM/SIGINT handler, or embedding code. Returns at once;
+     * {@link #awaitTermination()} waits for the stop.
+     */
+    public void shutdown() {
+        if (!closing) {
+            loop.run(() -> ShutdownSequence.run(loop.server(), false, false, false));
+        }
+    }
+
     /** Blocks until the server has stopped (SHUTDOWN or {@link #close()}). */
     public void awaitTermination() throws InterruptedException {
         stopped.await();

@@ -22,7 +22,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * A real ebb-server process stopped by SIGTERM ({@link Process#destroy()} on Linux) or by SHUTDOWN:
+ * A real ebb-server process stopped by SIGTERM ({@link Process#destroy()} on Linux), SIGINT or SHUTDOWN:
  * exit status 0 and Redis's log lines, as redis-server 7.2 does. The process is
  * {@code java -jar server/target/ebb-server.jar} when that jar is at least as new as the compiled
  * classes (after {@code mvn package}); otherwise the same {@code Main} from the test class path,
@@ -53,6 +53,21 @@ class ProcessSignalShutdownTest {
                 "Removing the pid file.",
                 "Ebb is now ready to exit, bye bye...");
         assertFalse(Files.exists(pidFile), "pid file removed");
+    }
+
+    @Test
+    void sigintShouldShutDownTheSameWay() throws Exception {
+        Process process = start();
+        Path log = dir.resolve("out.log");
+        awaitPort(process, log);
+
+        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+
+        assertTrue(kill.waitFor(WAIT_SECONDS, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -INT sent");
+        assertTrue(process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS), "exited after SIGINT");
+        assertEquals(0, process.exitValue(), output(log));
+        assertInOrder(output(log), "Received SIGINT scheduling shutdown...", "User requested shutdown...",
+                "Ebb is now ready to exit, bye bye...");
     }
 
     @Test

@@ -34,9 +34,9 @@ import java.util.concurrent.TimeUnit;
  * once it is unblocked, as Redis leaves it in the query buffer. A client that disconnects is
  * forgotten ({@link #forget}) with no reply and no trace; one whose connection is gone before the
  * loop has heard of it is skipped when its turn comes ({@link #peerGone}), so no element is handed
- * to a dead client. A reset that arrives after the element was written is lost with it, as in Redis. Deadlines (server clock, so a manual
- * clock drives them in tests) are kept sorted; {@link #expireTimeouts} runs from the cron and from
- * a one-shot timer set for the earliest deadline.
+ * to a dead client. A reset that arrives after the element was written is lost with it, as in
+ * Redis. Deadlines (server clock, so a manual clock drives them in tests) are kept sorted;
+ * {@link #expireTimeouts} runs from the cron and from a one-shot timer set for the earliest deadline.
  *
  * <p><b>Costs.</b> {@link #signalKeyAsReady} is O(1) and allocation-free when nobody is blocked
  * (the common case); otherwise one hash look-up. {@link #block} is O(keys + log blocked);

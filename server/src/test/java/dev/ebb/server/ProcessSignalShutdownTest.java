@@ -2,6 +2,7 @@ package dev.ebb.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.ShutdownParams;
 
 /**
  * A real ebb-server process stopped by SIGTERM ({@link Process#destroy()} on Linux), SIGINT or SHUTDOWN:
@@ -77,8 +79,8 @@ class ProcessSignalShutdownTest {
         int port = awaitPort(process, log);
 
         try (Jedis j = new Jedis("127.0.0.1", port)) {
-            JedisDataException refused = org.junit.jupiter.api.Assertions.assertThrows(JedisDataException.class,
-                    () -> j.shutdown(redis.clients.jedis.params.ShutdownParams.shutdownParams().save()));
+            JedisDataException refused = assertThrows(JedisDataException.class,
+                    () -> j.shutdown(ShutdownParams.shutdownParams().save()));
             assertEquals("ERR Errors trying to SHUTDOWN. Check logs.", refused.getMessage());
             assertEquals("PONG", j.ping());
             j.shutdown();

@@ -2,6 +2,7 @@ package dev.ebb.server;
 
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.storage.Database;
+import io.netty.channel.epoll.EpollSocketChannel;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -31,9 +32,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>While blocked a client's further input is held ({@link #holdIfBlocked}) and replayed in order
  * once it is unblocked, as Redis leaves it in the query buffer. A client that disconnects is
- * forgotten ({@link #forget}) with no reply and no trace. Deadlines (server clock, so a manual
- * clock drives them in tests) are kept sorted; {@link #expireTimeouts} runs from the cron and from
- * a one-shot timer set for the earliest deadline.
+ * forgotten ({@link #forget}) with no reply and no trace; one whose connection is gone before the
+ * loop has heard of it is skipped when its turn comes ({@link #peerGone}), so no element is handed
+ * to a dead client. A reset that arrives after the element was written is lost with it, as in
+ * Redis. Deadlines (server clock, so a manual clock drives them in tests) are kept sorted;
+ * {@link #expireTimeouts} runs from the cron and from a one-shot timer set for the earliest deadline.
  *
  * <p><b>Costs.</b> {@link #signalKeyAsReady} is O(1) and allocation-free when nobody is blocked
  * (the common case); otherwise one hash look-up. {@link #block} is O(keys + log blocked);
@@ -43,6 +46,9 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Threading.</b> Command loop thread only, like the rest of {@link Server}.
  */
 public final class BlockingKeys {
+    /** Linux's TCP_ESTABLISHED, as {@code tcp_info.tcpi_state} reports it. */
+    private static final int TCP_ESTABLISHED = 1;
+
     /**
      * Re-runs a blocked command's serving step for its client (the client's database is selected).
      * Returns true if it replied (served, or an error such as WRONGTYPE): the client is then
@@ -212,6 +218,11 @@ public final class BlockingKeys {
                 return;
             }
             Waiter w = queue.peekFirst();
+            if (peerGone(w.client)) {
+                // Its close has not reached the loop yet (forget() will find nothing): never serve it.
+                remove(w);
+                continue;
+            }
             server.markErrors();
             long start = System.nanoTime();
             if (!w.retry.retry(w.client)) {
@@ -221,6 +232,30 @@ public final class BlockingKeys {
             remove(w);
             resume(w);
         }
+    }
+
+    /**
+     * Whether a blocked client's connection is known to be gone before its close has reached the
+     * loop, so that no element is handed to it and lost. Two cases: the IO thread already closed the
+     * channel (after a reset it reads, Netty closes at once but fires channelInactive as a later
+     * task, so a push read in the same epoll batch would otherwise serve the dead client); or, with
+     * the native transport, the kernel has the peer's reset or FIN that no IO thread has read yet
+     * (another IO thread's push got ahead of it): the TCP state is then no longer ESTABLISHED. The
+     * second check costs one getsockopt, paid only when a blocked client is about to be served.
+     */
+    private static boolean peerGone(Client c) {
+        io.netty.channel.Channel ch = c.channel();
+        if (!ch.isActive()) {
+            return true;
+        }
+        if (ch instanceof EpollSocketChannel) {
+            try {
+                return ((EpollSocketChannel) ch).tcpInfo().state() != TCP_ESTABLISHED;
+            } catch (RuntimeException e) {
+                return !ch.isActive();
+            }
+        }
+        return false;
     }
 
     /**

@@ -47,11 +47,19 @@ final class ConnectionGate {
      * local non-IP sockets are served.
      */
     static boolean protectedModeRefuses(boolean protectedMode, boolean hasPassword, SocketAddress remote) {
-        if (!protectedMode || hasPassword || !(remote instanceof InetSocketAddress)) {
-            return false;
+        return protectedMode && !hasPassword && !isLocal(remote);
+    }
+
+    /**
+     * Whether a peer is local as Redis's {@code islocalClient} decides: a loopback address
+     * (127.0.0.0/8, ::1) or a socket that is not IP at all.
+     */
+    static boolean isLocal(SocketAddress remote) {
+        if (!(remote instanceof InetSocketAddress)) {
+            return true;
         }
         InetAddress address = ((InetSocketAddress) remote).getAddress();
-        return address != null && !address.isLoopbackAddress();
+        return address == null || address.isLoopbackAddress();
     }
 
     private static byte[] ascii(String s) {

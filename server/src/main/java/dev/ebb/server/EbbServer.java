@@ -102,7 +102,16 @@ public final class EbbServer implements AutoCloseable {
                     .childOption(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPCNT, 3);
         }
         this.port = bind(bootstrap, config.bind(), config.port());
+        warnIfAppendonly(config);
+        config.onChange("appendonly", () -> warnIfAppendonly(config));
         loop.run(loop.cron()::start);
+    }
+
+    /** {@code appendonly yes} is accepted for redis.conf compatibility, but Ebb has no AOF yet: say so. */
+    private static void warnIfAppendonly(ServerConfig config) {
+        if (config.appendonly()) {
+            LOG.warn("appendonly is 'yes' but Ebb keeps no append-only file yet: writes are not persisted");
+        }
     }
 
     /** Starts a server with {@code config}; returns once it is listening. */
@@ -168,6 +177,17 @@ public final class EbbServer implements AutoCloseable {
             loop.executor().submit(() -> task.accept(loop.server())).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("task on the command loop failed", e);
+        }
+    }
+
+    /**
+     * Stops the server the way SHUTDOWN without arguments does ({@link ShutdownSequence}), from any
+     * thread: Main's SIGTERM/SIGINT handler, or embedding code. Returns at once;
+     * {@link #awaitTermination()} waits for the stop.
+     */
+    public void shutdown() {
+        if (!closing) {
+            loop.run(() -> ShutdownSequence.run(loop.server(), false, false, false));
         }
     }
 

@@ -17,13 +17,14 @@ import java.io.IOException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code ebb-server [config-file] [--directive value ...]}, like redis-server: loads the
  * configuration, sets up logging from {@code loglevel}/{@code logfile}, starts the server and
- * runs until SHUTDOWN or a signal.
+ * runs until SHUTDOWN, SIGTERM or SIGINT, which all stop it the same way and exit with status 0.
  */
 public final class Main {
     private Main() {
@@ -45,6 +46,7 @@ public final class Main {
         ServerConfig config = ((StartupRequest.StartServer) request).config();
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(Main.class);
+        ShutdownSignals signals = ShutdownSignals.install();
         EbbServer server;
         try {
             server = EbbServer.start(config);
@@ -62,13 +64,28 @@ public final class Main {
         log.info("Ebb {} started (Redis {} compatible): port {}, pid {}, config {}", ServerVersion.ebbVersion(),
                 Server.REDIS_VERSION, server.port(), pid,
                 config.configFile().map(Path::toString).orElse("none (defaults)"));
+        signals.attach(server);
+        AtomicBoolean finished = new AtomicBoolean();
+        // Exits that bypass SHUTDOWN and the signal handlers (SIGHUP, a handler the JVM would not give up).
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
-            log.info("Ebb is now ready to exit, bye bye...");
-            config.pidFilePath().ifPresent(p -> p.toFile().delete());
+            finish(config, log, finished);
         }, "ebb-shutdown-hook"));
         server.awaitTermination();
+        finish(config, log, finished);
         System.exit(0);
+    }
+
+    /** Redis's last words once the server has stopped: the pid file goes, then "ready to exit". */
+    private static void finish(ServerConfig config, Logger log, AtomicBoolean finished) {
+        if (finished.getAndSet(true)) {
+            return;
+        }
+        config.pidFilePath().ifPresent(path -> {
+            log.info("Removing the pid file.");
+            path.toFile().delete();
+        });
+        log.info("Ebb is now ready to exit, bye bye...");
     }
 
     private static void writePidFile(ServerConfig config, long pid, Logger log) {

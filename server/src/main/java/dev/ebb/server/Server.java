@@ -196,6 +196,12 @@ public final class Server {
             reject(c, spec, Errors.wrongArity(spec.fullName()));
             return;
         }
+        // Redis's protected-command check comes after arity and before authentication.
+        if (spec.name().equals("debug")
+                && !config.enableDebugCommand().allows(ConnectionGate.isLocal(c.channel().remoteAddress()))) {
+            reject(c, spec, Errors.DEBUG_NOT_ALLOWED);
+            return;
+        }
         if (!c.authenticated() && !spec.has(CommandFlags.NO_AUTH)) {
             reject(c, spec, Errors.NOAUTH);
             return;

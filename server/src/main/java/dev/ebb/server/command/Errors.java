@@ -68,6 +68,9 @@ public final class Errors {
     public static final String INVALID_ARGUMENTS_FOR_COMMAND = "ERR Invalid arguments specified for command";
     public static final String NO_SHUTDOWN_IN_PROGRESS = "ERR No shutdown in progress.";
     public static final String SHUTDOWN_FAILED = "ERR Errors trying to SHUTDOWN. Check logs.";
+    public static final String DEBUG_NOT_ALLOWED = "ERR DEBUG command not allowed. If the enable-debug-command option"
+            + " is set to \"local\", you can run it from a local connection, otherwise you need to set this option"
+            + " in the configuration file, and then restart the server.";
 
     // Transactions and cluster (TransactionCommands, ClusterCommands).
     public static final String EXEC_WITHOUT_MULTI = "ERR EXEC without MULTI";

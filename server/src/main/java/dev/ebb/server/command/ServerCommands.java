@@ -12,6 +12,7 @@ import static dev.ebb.server.command.CommandSpec.spec;
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
 import dev.ebb.server.Server;
+import dev.ebb.server.ShutdownSequence;
 import dev.ebb.server.config.ConfigCommandException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -20,23 +21,20 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Server administration: CONFIG (GET, SET, RESETSTAT, REWRITE, HELP), SHUTDOWN, DEBUG (SLEEP,
  * HELP), ROLE and LASTSAVE.
  *
  * <p>Persistence: Ebb has none, and answers as a Redis that has never saved would. LASTSAVE is the
- * start time; SHUTDOWN (no save points are ever configured to be honoured) stops at once, but
- * SHUTDOWN SAVE fails as a Redis whose save fails does, unless FORCE is given. SAVE and BGSAVE are
- * not offered at all: replying OK would claim a snapshot that does not exist.
+ * start time; SHUTDOWN stops at once (save points are not honoured), but SHUTDOWN SAVE fails as a
+ * Redis whose save fails does, unless FORCE is given. SAVE and BGSAVE are not offered at all:
+ * replying OK would claim a snapshot that does not exist.
  *
- * <p>DEBUG: Redis refuses it unless {@code enable-debug-command} allows it; Ebb has no such
- * directive and always allows the two harmless subcommands it has.
+ * <p>DEBUG: refused at dispatch ({@code Server.call}) unless {@code enable-debug-command} allows the
+ * client, as in Redis 7, whose default is "no".
  */
 public final class ServerCommands {
-    private static final Logger LOG = LoggerFactory.getLogger(ServerCommands.class);
     /** The leading number of a strtod argument: Redis's DEBUG SLEEP reads "0.5s" as 0.5 and "abc" as 0. */
     private static final Pattern LEADING_NUMBER = Pattern.compile("^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
@@ -166,9 +164,8 @@ public final class ServerCommands {
 
     /**
      * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is never a shutdown in progress to abort:
-     * Ebb stops as soon as it is asked. SAVE cannot be honoured (no persistence), so it fails unless
-     * FORCE says to stop anyway. On success no reply is sent; the connection closes as the server
-     * stops.
+     * Ebb stops as soon as it is asked, by {@link ShutdownSequence} (SAVE fails unless FORCE, as it
+     * says why). On success no reply is sent; the connection closes as the server stops.
      */
     static void shutdown(Client c, byte[][] argv) {
         boolean save = false;
@@ -200,13 +197,9 @@ public final class ServerCommands {
             c.reply().error(Errors.NO_SHUTDOWN_IN_PROGRESS);
             return;
         }
-        if (save && !force) {
-            LOG.warn("SHUTDOWN SAVE refused: Ebb has no persistence and cannot save (use SHUTDOWN NOSAVE or FORCE)");
+        if (!ShutdownSequence.run(c.server(), save, nosave, force)) {
             c.reply().error(Errors.SHUTDOWN_FAILED);
-            return;
         }
-        LOG.info("User requested shutdown (client id={} addr={})", c.id(), c.addr());
-        c.server().shutdown();
     }
 
     /** DEBUG subcommand …, dispatched here as Redis does (its errors name the subcommand). */

@@ -67,6 +67,9 @@ final class Directives {
     // SECURITY
     static final Directive<String> REQUIREPASS = add(new Spec<>("requirepass", Text.any(), "", Mutability.MUTABLE)
             .sensitive());
+    /** Redis 7's default "no" refuses DEBUG; "local" allows it from loopback connections only. */
+    static final Directive<ProtectedAction> ENABLE_DEBUG_COMMAND = add("enable-debug-command",
+            Enumeration.of(ProtectedAction.class), ProtectedAction.NO, Mutability.IMMUTABLE);
 
     // CLIENTS
     static final Directive<Long> MAXCLIENTS = add("maxclients", Int.range(1, UINT_MAX), 10000L, Mutability.MUTABLE);
@@ -91,9 +94,8 @@ final class Directives {
     static final Directive<Long> IO_THREADS = add("io-threads", Int.range(1, 128), 1L, Mutability.IMMUTABLE);
 
     // APPEND ONLY MODE
-    /** Ebb: only "no"; there is no AOF, and accepting "yes" would promise durability that does not exist. */
-    static final Directive<Boolean> APPENDONLY = add("appendonly",
-            Bool.onlyNo("Ebb has no persistence: appendonly must be 'no'"), false, Mutability.MUTABLE);
+    /** Ebb: accepted and reported, but no AOF is kept yet; "yes" logs a warning at start-up. */
+    static final Directive<Boolean> APPENDONLY = add("appendonly", Bool.yesNo(), false, Mutability.MUTABLE);
 
     // LUA SCRIPTING / BUSY REPLY
     static final Directive<Long> BUSY_REPLY_THRESHOLD = add(new Spec<>("busy-reply-threshold",

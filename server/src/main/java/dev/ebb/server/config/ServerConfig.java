@@ -168,6 +168,11 @@ public final class ServerConfig {
         return value(Directives.REQUIREPASS);
     }
 
+    /** {@code enable-debug-command}: who may run DEBUG (immutable). */
+    public ProtectedAction enableDebugCommand() {
+        return value(Directives.ENABLE_DEBUG_COMMAND);
+    }
+
     /**
      * {@code rename-command} lines of the config, in file order. The server applies them to its command table and
      * rejects unknown commands (see {@link RenamedCommand}).
@@ -233,7 +238,7 @@ public final class ServerConfig {
         return value(Directives.IO_THREADS).intValue();
     }
 
-    /** {@code appendonly}: always false; Ebb has no AOF and refuses "yes". */
+    /** {@code appendonly}: accepted and reported only; Ebb keeps no AOF yet. */
     public boolean appendonly() {
         return value(Directives.APPENDONLY);
     }

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The server starts before the first test and stops after the last; every database is flushed
  * before each test unless {@link #keepDataBetweenTests()} is called. With {@link #manualClock()}
  * the server's clock (for TTLs) only moves when the test calls {@link #advanceClock(long)}.
+ * DEBUG is refused, as by default in Redis 7, unless the test enables it:
+ * {@code config("enable-debug-command", "yes")}.
  */
 public final class EbbExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback {
     private final Map<String, String[]> directives = new LinkedHashMap<>();

@@ -13,7 +13,9 @@ import redis.clients.jedis.Jedis;
 /** With requirepass, every command of the table except the no_auth ones is refused before AUTH. */
 class AuthEveryCommandTest {
     @RegisterExtension
-    static final EbbExtension ebb = new EbbExtension().config("requirepass", "pw");
+    // DEBUG enabled, so that it too reaches the authentication check (Redis refuses a disabled DEBUG before it).
+    static final EbbExtension ebb = new EbbExtension().config("requirepass", "pw")
+            .config("enable-debug-command", "yes");
 
     private static final String NOAUTH = "-NOAUTH Authentication required.\r\n";
 

@@ -26,7 +26,7 @@ import redis.clients.jedis.Jedis;
  */
 class CommandStatsTest {
     @RegisterExtension
-    static final EbbExtension ebb = new EbbExtension();
+    static final EbbExtension ebb = new EbbExtension().config("enable-debug-command", "yes");
 
     private static final String STATS = "calls=(\\d+),usec=(\\d+),usec_per_call=(\\d+\\.\\d\\d),"
             + "rejected_calls=(\\d+),failed_calls=(\\d+)";

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** LATENCY with latency-monitor-threshold, slow commands made with DEBUG SLEEP. */
 class LatencyCommandsTest {
     @RegisterExtension
-    static final EbbExtension ebb = new EbbExtension();
+    static final EbbExtension ebb = new EbbExtension().config("enable-debug-command", "yes");
 
     @BeforeEach
     void reset() throws Exception {

@@ -25,7 +25,11 @@ final class RespTestSocket implements Closeable {
     private final InputStream in;
 
     RespTestSocket(EbbExtension ebb) throws IOException {
-        socket = new Socket(ebb.host(), ebb.port());
+        this(ebb.host(), ebb.port());
+    }
+
+    RespTestSocket(String host, int port) throws IOException {
+        socket = new Socket(host, port);
         socket.setSoTimeout(TIMEOUT_MS);
         out = socket.getOutputStream();
         in = new BufferedInputStream(socket.getInputStream());

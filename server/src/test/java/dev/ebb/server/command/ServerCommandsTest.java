@@ -23,7 +23,7 @@ import redis.clients.jedis.util.SafeEncoder;
  */
 class ServerCommandsTest {
     @RegisterExtension
-    static final EbbExtension ebb = new EbbExtension().manualClock();
+    static final EbbExtension ebb = new EbbExtension().manualClock().config("enable-debug-command", "yes");
 
     private static Jedis connect() {
         return new Jedis(ebb.host(), ebb.port());

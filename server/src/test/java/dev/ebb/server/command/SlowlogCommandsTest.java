@@ -20,7 +20,7 @@ import redis.clients.jedis.resps.Slowlog;
  */
 class SlowlogCommandsTest {
     @RegisterExtension
-    static final EbbExtension ebb = new EbbExtension();
+    static final EbbExtension ebb = new EbbExtension().config("enable-debug-command", "yes");
 
     @BeforeEach
     void resetSlowlog() {

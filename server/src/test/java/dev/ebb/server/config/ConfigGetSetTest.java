@@ -134,6 +134,7 @@ class ConfigGetSetTest {
         "io-threads,2             | ERR CONFIG SET failed (possibly related to argument 'io-threads') - can't set immutable config",
         "logfile,x                | ERR CONFIG SET failed (possibly related to argument 'logfile') - can't set immutable config",
         "cluster-enabled,no       | ERR CONFIG SET failed (possibly related to argument 'cluster-enabled') - can't set immutable config",
+        "enable-debug-command,local | ERR CONFIG SET failed (possibly related to argument 'enable-debug-command') - can't set immutable config",
         "dir,/tmp                 | ERR CONFIG SET failed (possibly related to argument 'dir') - can't set protected config",
         "dbfilename,x.rdb         | ERR CONFIG SET failed (possibly related to argument 'dbfilename') - can't set protected config",
         "save,100 10 20           | ERR CONFIG SET failed (possibly related to argument 'save') - Invalid save parameters",

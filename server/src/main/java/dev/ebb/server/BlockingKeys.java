@@ -73,14 +73,17 @@ public final class BlockingKeys {
         final long sequence;
         final Retry retry;
         final TimeoutReply onTimeout;
+        /** The kind of value that can serve this client (a list for BLPOP, a sorted set for BZPOPMIN). */
+        final Class<?> valueType;
         final List<Object> heldInput = new ArrayList<>();
         /** The blocked command and its arguments, for the slow log when it is served. */
         final CommandSpec spec;
         final byte[][] argv;
 
         Waiter(Client client, List<WaitKey> keys, long deadlineMs, long sequence, Retry retry,
-                TimeoutReply onTimeout) {
+                TimeoutReply onTimeout, Class<?> valueType) {
             this.client = client;
+            this.valueType = valueType;
             this.spec = client.lastCommand();
             this.argv = client.lastArgv();
             this.keys = keys;
@@ -119,11 +122,14 @@ public final class BlockingKeys {
     /**
      * Blocks {@code c} on {@code keys} of its current database (duplicates are ignored) until a
      * {@link Retry} succeeds, the deadline passes ({@code deadlineMs} in server-clock ms, 0 for
-     * never), or the client disconnects. The caller has not replied.
+     * never), or the client disconnects. Only a ready key that holds a {@code valueType} value
+     * gets the client retried, as Redis checks the blocked type: a key that became a string in
+     * the meantime leaves it blocked. The caller has not replied.
      *
      * @throws IllegalStateException if the client is already blocked
      */
-    public void block(Client c, byte[][] keys, long deadlineMs, Retry retry, TimeoutReply onTimeout) {
+    public void block(Client c, byte[][] keys, long deadlineMs, Class<?> valueType, Retry retry,
+            TimeoutReply onTimeout) {
         if (blocked.containsKey(c)) {
             throw new IllegalStateException("client is already blocked: id=" + c.id());
         }
@@ -132,7 +138,7 @@ public final class BlockingKeys {
         for (byte[] key : keys) {
             unique.add(new WaitKey(db, ByteBuffer.wrap(key)));
         }
-        Waiter w = new Waiter(c, List.copyOf(unique), deadlineMs, nextSequence++, retry, onTimeout);
+        Waiter w = new Waiter(c, List.copyOf(unique), deadlineMs, nextSequence++, retry, onTimeout, valueType);
         for (WaitKey k : w.keys) {
             queues.computeIfAbsent(k, ignored -> new ArrayDeque<>()).addLast(w);
         }
@@ -209,18 +215,24 @@ public final class BlockingKeys {
 
     private void serveKey(WaitKey key) {
         ArrayDeque<Waiter> queue = queues.get(key);
-        // Bounded by the waiters present now: a client served here that blocks again on the same key
+        if (queue == null) {
+            return;
+        }
+        // The waiters present now, in order: a client served here that blocks again on the same key
         // joins the tail and waits for the next signal, as in Redis.
-        int turns = queue == null ? 0 : queue.size();
-        for (int i = 0; i < turns; i++) {
-            queue = queues.get(key);
-            if (queue == null || queue.isEmpty()) {
-                return;
+        Waiter[] turns = queue.toArray(new Waiter[0]);
+        for (Waiter w : turns) {
+            if (blocked.get(w.client) != w) {
+                continue;
             }
-            Waiter w = queue.peekFirst();
             if (peerGone(w.client)) {
                 // Its close has not reached the loop yet (forget() will find nothing): never serve it.
                 remove(w);
+                continue;
+            }
+            if (!w.valueType.isInstance(valueAt(key))) {
+                // As Redis's handleClientsBlockedOnKey: the key is gone or of another type now (a
+                // transaction pushed, deleted and SET it); this client stays blocked.
                 continue;
             }
             server.markErrors();
@@ -232,6 +244,20 @@ public final class BlockingKeys {
             remove(w);
             resume(w);
         }
+    }
+
+    /** The value at {@code key} now (expired keys count as missing), without touching it. */
+    private Object valueAt(WaitKey key) {
+        ByteBuffer k = key.key();
+        byte[] bytes = k.hasArray() && k.arrayOffset() == 0 && k.array().length == k.remaining()
+                ? k.array() : toBytes(k);
+        return server.db(key.db()).lookupReadNoTouch(bytes, server.nowMs());
+    }
+
+    private static byte[] toBytes(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.duplicate().get(out);
+        return out;
     }
 
     /**

@@ -307,6 +307,7 @@ public final class ListMoveCommands {
             c.reply().nullArray();
             return;
         }
-        c.server().blockingKeys().block(c, keys, deadline, retry, client -> client.reply().nullArray());
+        c.server().blockingKeys().block(c, keys, deadline, ListValue.class, retry,
+                client -> client.reply().nullArray());
     }
 }

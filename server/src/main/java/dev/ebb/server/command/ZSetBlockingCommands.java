@@ -111,6 +111,7 @@ public final class ZSetBlockingCommands {
             c.reply().nullArray();
             return;
         }
-        c.server().blockingKeys().block(c, keys, deadline, retry, client -> client.reply().nullArray());
+        c.server().blockingKeys().block(c, keys, deadline, SortedSet.class, retry,
+                client -> client.reply().nullArray());
     }
 }

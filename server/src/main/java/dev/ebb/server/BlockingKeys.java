@@ -163,6 +163,19 @@ public final class BlockingKeys {
         }
     }
 
+    /**
+     * SWAPDB exchanged the contents of databases {@code a} and {@code b}: every key a client waits
+     * on in either may hold something new, so each is checked after the command (Redis's
+     * scanDatabaseForReadyKeys). O(keys waited on).
+     */
+    public void signalDatabasesSwapped(int a, int b) {
+        for (WaitKey k : queues.keySet()) {
+            if (k.db() == a || k.db() == b) {
+                ready.add(k);
+            }
+        }
+    }
+
     /** Whether {@code c} is blocked. */
     public boolean isBlocked(Client c) {
         return !blocked.isEmpty() && blocked.containsKey(c);

@@ -694,7 +694,8 @@ public final class KeyCommands {
 
     /**
      * SWAPDB index1 index2: the two databases exchange their contents in O(1); clients that had
-     * selected either see the other's keys at once, as in Redis.
+     * selected either see the other's keys at once, and clients blocked on a key of either are
+     * served if the key now holds what they wait for, as in Redis.
      */
     static void swapdb(Client c, byte[][] argv) {
         if (c.server().clusterEnabled()) {
@@ -716,6 +717,7 @@ public final class KeyCommands {
         }
         if (first != second) {
             c.server().db((int) first).swapWith(c.server().db((int) second));
+            c.server().blockingKeys().signalDatabasesSwapped((int) first, (int) second);
         }
         c.reply().ok();
     }

@@ -12,7 +12,8 @@ import redis.clients.jedis.Transaction;
 /**
  * A client blocked on a key is served only when the key holds the type it waits for, as Redis's
  * handleClientsBlockedOnKey checks: a transaction that pushes, deletes and then SETs the key leaves
- * a BLPOP or BZPOPMIN blocked (Redis 7.2.4 does), instead of waking it with WRONGTYPE.
+ * a BLPOP or BZPOPMIN blocked (Redis 7.2.4 does), instead of waking it with WRONGTYPE; SWAPDB
+ * serves a client blocked on a key the swap brought in.
  */
 class BlockedTypeTest {
     @RegisterExtension
@@ -73,6 +74,24 @@ class BlockedTypeTest {
             other.del("k");
             other.rpush("k", "y");
             assertEquals("*2\r\n$1\r\nk\r\n$1\r\ny\r\n", blocked.reply());
+        }
+    }
+
+    @Test
+    void swapdbShouldServeAClientBlockedOnAKeyThatNowExists() throws Exception {
+        try (RespTestSocket blocked = new RespTestSocket(ebb); Jedis other = new Jedis(ebb.host(), ebb.port())) {
+            blocked.send("BLPOP", "swapped", "0");
+            awaitBlocked(other, 1);
+            other.select(9);
+            other.rpush("swapped", "from-9");
+            other.set("plain", "v");
+
+            other.swapDB(0, 9);
+
+            assertEquals("*2\r\n$7\r\nswapped\r\n$6\r\nfrom-9\r\n", blocked.reply());
+            assertEquals(0, blockedClients(other));
+            other.select(0);
+            other.del("plain");
         }
     }
 

@@ -245,14 +245,30 @@ abstract class OpenTable {
      * @return a handle, or -1 if the table is empty
      */
     public final int randomHandle() {
+        return randomHandle(RANDOM_WALK_SLOTS);
+    }
+
+    /**
+     * The handle of a uniformly random key, for commands whose users count the draws (SRANDMEMBER,
+     * HRANDFIELD, SPOP, as Redis's dictGetFairRandomKey): random slots are drawn until one is
+     * occupied, so every key is equally likely. O(slots / keys) expected, a handful of slot reads at
+     * any load the resize rules allow; no allocation.
+     *
+     * @return a handle, or -1 if the table is empty
+     */
+    public final int fairRandomHandle() {
+        return randomHandle(1);
+    }
+
+    private int randomHandle(final int walk) {
         if (size == 0) {
             return -1;
         }
         final Object[] old = oldRows;
         if (old != null && random.nextInt(size) < oldCount) {
-            return randomSlot(old, rehashIndex, slots(old) - rehashIndex) | OLD_TABLE_HANDLE;
+            return randomSlot(old, rehashIndex, slots(old) - rehashIndex, walk) | OLD_TABLE_HANDLE;
         }
-        return randomSlot(rows, 0, slots(rows));
+        return randomSlot(rows, 0, slots(rows), walk);
     }
 
     /**
@@ -655,13 +671,13 @@ abstract class OpenTable {
 
     /**
      * A random occupied slot of {@code table[from, from + span)}, which holds at least one key: walks at most
-     * {@link #RANDOM_WALK_SLOTS} slots (wrapping within the span) from each random start.
+     * {@code walk} slots (wrapping within the span) from each random start.
      */
-    private int randomSlot(final Object[] table, final int from, final int span) {
+    private int randomSlot(final Object[] table, final int from, final int span, final int walk) {
         final int end = from + span;
         while (true) {
             int slot = from + random.nextInt(span);
-            for (int walked = 0; walked < RANDOM_WALK_SLOTS; walked++) {
+            for (int walked = 0; walked < walk; walked++) {
                 final Object key = table[slot << rowShift];
                 if (key != null && key != TOMBSTONE) {
                     return slot;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** randomKey's bias bound and sampleKeys' contract. */
+/** randomKey's bias bound, fairRandomHandle's uniformity and sampleKeys' contract. */
 final class DictSamplingTest {
 
     /** No key may be drawn more than this many times more often than under a uniform draw. */
@@ -52,6 +52,35 @@ final class DictSamplingTest {
         assertEquals(keys, present);
         final double oversampling = mostPicks / (double) DRAWS_PER_KEY;
         assertTrue(oversampling <= MAX_OVERSAMPLING, "most drawn key came up " + oversampling + "x uniform");
+    }
+
+    /**
+     * fairRandomHandle draws every key equally often: over {@value #DRAWS_PER_KEY} draws per key the
+     * chi-square statistic stays near its degrees of freedom (keys - 1, standard deviation
+     * sqrt(2 (keys - 1))); the bound is eight standard deviations above, which a uniform draw misses
+     * with negligible probability while the walk's bias (up to 16x) lands far above it.
+     */
+    @ParameterizedTest
+    @ValueSource(doubles = {0.1001, 0.375, 0.75})
+    void fairRandomHandleShouldDrawEveryKeyUniformlyAtAnyAllowedLoad(final double load) {
+        final int keys = (int) Math.ceil(load * CAPACITY);
+        final LongDict dict = tableAtLoad(keys);
+        final int[] picks = new int[OpenTable.maxFill(CAPACITY)];
+
+        for (int i = 0; i < keys * DRAWS_PER_KEY; i++) {
+            picks[idOf(dict.keyAt(dict.fairRandomHandle()))]++;
+        }
+
+        double chiSquare = 0;
+        for (int id = 0; id < picks.length; id++) {
+            if (dict.containsKey(keyOf(id))) {
+                chiSquare += (picks[id] - DRAWS_PER_KEY) * (double) (picks[id] - DRAWS_PER_KEY) / DRAWS_PER_KEY;
+            } else {
+                assertEquals(0, picks[id], "drew removed key " + id);
+            }
+        }
+        final double bound = keys - 1 + 8 * Math.sqrt(2.0 * (keys - 1));
+        assertTrue(chiSquare < bound, "chi-square " + chiSquare + " over " + bound);
     }
 
     @Test

@@ -142,15 +142,15 @@ public final class HashValue implements MemoryEstimated {
 
     /**
      * A random pair's position for {@link #fieldAt}/{@link #valueAt}. Compact: uniform over
-     * {@code random}. Large: the dict's random key (see {@link Dict#randomHandle} for its bounded
-     * bias). O(1) expected.
+     * {@code random}. Large: the dict's uniformly random key ({@link Dict#fairRandomHandle}). O(1)
+     * expected.
      *
      * @param random a random long from the caller's source
      * @return an opaque position, valid until the next write, or -1 if empty
      */
     public int randomPosition(long random) {
         if (table != null) {
-            return table.randomHandle();
+            return table.fairRandomHandle();
         }
         return packedPairs == 0 ? -1 : (int) Long.remainderUnsigned(random, packedPairs);
     }

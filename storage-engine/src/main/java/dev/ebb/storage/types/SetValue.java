@@ -164,13 +164,13 @@ public final class SetValue implements MemoryEstimated {
     }
 
     /**
-     * A random member, or null if empty. Compact encodings: uniform over {@code random} (listpack:
-     * O(n) walk). Hashtable: the dict's random key, O(1) expected with the bounded bias of
-     * {@link Dict#randomHandle}.
+     * A uniformly random member, or null if empty. Compact encodings: uniform over {@code random}
+     * (listpack: O(n) walk). Hashtable: the dict's {@link Dict#fairRandomHandle}, O(1) expected.
      */
     public byte[] randomMember(long random) {
         if (table != null) {
-            return table.randomKey();
+            int handle = table.fairRandomHandle();
+            return handle < 0 ? null : table.keyAt(handle);
         }
         if (count == 0) {
             return null;

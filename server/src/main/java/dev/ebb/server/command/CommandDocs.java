@@ -279,7 +279,7 @@ public final class CommandDocs {
             w.simple(line);
         }
         w.simple("HELP");
-        w.simple("    Prints this help.");
+        w.simple("    Print this help.");
     }
 
     /** A command by its Redis full name ({@code get}, {@code config|get}) in any case, or null. */

@@ -45,7 +45,7 @@ public final class ObjectCommands {
         "    Return the number of references of the value associated with the specified",
         "    <key>.",
         "HELP",
-        "    Prints this help.",
+        "    Print this help.",
     };
 
     /** Redis's MEMORY HELP lines for the subcommands Ebb implements (Redis also lists DOCTOR, STATS …). */
@@ -55,7 +55,7 @@ public final class ObjectCommands {
         "    Return memory in bytes used by <key> and its value. Nested values are",
         "    sampled up to <count> times (default: 5, 0 means sample all).",
         "HELP",
-        "    Prints this help.",
+        "    Print this help.",
     };
 
     private ObjectCommands() {

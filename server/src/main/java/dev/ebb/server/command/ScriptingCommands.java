@@ -43,7 +43,7 @@ public final class ScriptingCommands {
         "LOAD <script>",
         "    Load a script into the scripts cache without executing it.",
         "HELP",
-        "    Prints this help.",
+        "    Print this help.",
     };
 
     private ScriptingCommands() {

@@ -297,7 +297,7 @@ class ClientCommandsTest {
             assertEquals("CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", text.get(0));
             assertTrue(text.contains("SETINFO <option> <value>"));
             assertTrue(text.contains("    Protect current client connection from eviction."));
-            assertEquals(List.of("HELP", "    Prints this help."), text.subList(text.size() - 2, text.size()));
+            assertEquals(List.of("HELP", "    Print this help."), text.subList(text.size() - 2, text.size()));
         }
     }
 

@@ -257,7 +257,7 @@ class CommandCommandTest {
             assertEquals("COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", lines.get(0));
             assertEquals("(no subcommand)", lines.get(1));
             assertTrue(lines.contains("GETKEYSANDFLAGS <full-command>"));
-            assertEquals(List.of("HELP", "    Prints this help."), lines.subList(lines.size() - 2, lines.size()));
+            assertEquals(List.of("HELP", "    Print this help."), lines.subList(lines.size() - 2, lines.size()));
             assertEquals("ERR unknown subcommand 'nosuch'. Try COMMAND HELP.", error(j, "COMMAND", "nosuch"));
         }
     }

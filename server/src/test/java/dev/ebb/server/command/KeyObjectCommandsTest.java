@@ -153,7 +153,7 @@ class KeyObjectCommandsTest {
             assertEquals("OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", help.get(0));
             assertEquals("ENCODING <key>", help.get(1));
             assertEquals("REFCOUNT <key>", help.get(10));
-            assertEquals("    Prints this help.", help.get(14));
+            assertEquals("    Print this help.", help.get(14));
         }
     }
 
@@ -225,7 +225,7 @@ class KeyObjectCommandsTest {
             assertEquals("MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
                     SafeEncoder.encode((byte[]) help.get(0)));
             assertEquals("USAGE <key> [SAMPLES <count>]", SafeEncoder.encode((byte[]) help.get(1)));
-            assertEquals("    Prints this help.", SafeEncoder.encode((byte[]) help.get(5)));
+            assertEquals("    Print this help.", SafeEncoder.encode((byte[]) help.get(5)));
         }
     }
 }

@@ -141,7 +141,7 @@ class ServerCommandsTest {
                     "REWRITE",
                     "    Rewrite the configuration file.",
                     "HELP",
-                    "    Prints this help."), help);
+                    "    Print this help."), help);
             assertEquals("ERR unknown subcommand 'foo'. Try CONFIG HELP.", error(j, "CONFIG", "foo"));
             assertEquals("ERR wrong number of arguments for 'config' command", error(j, "CONFIG"));
         }

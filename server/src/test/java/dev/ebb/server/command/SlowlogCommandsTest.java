@@ -183,7 +183,7 @@ class SlowlogCommandsTest {
                     + "+    id, timestamp, time in microseconds, arguments array, client IP and port,\r\n"
                     + "+    client name\r\n"
                     + "+LEN\r\n+    Return the length of the slowlog.\r\n+RESET\r\n+    Reset the slowlog.\r\n"
-                    + "+HELP\r\n+    Prints this help.\r\n", help);
+                    + "+HELP\r\n+    Print this help.\r\n", help);
         }
     }
 

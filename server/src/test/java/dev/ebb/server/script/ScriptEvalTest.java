@@ -236,7 +236,7 @@ class ScriptEvalTest {
             List<byte[]> lines = (List<byte[]>) j.sendCommand(redis.clients.jedis.Protocol.Command.SCRIPT, "HELP");
 
             assertEquals("SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", new String(lines.get(0)));
-            assertEquals("    Prints this help.", new String(lines.get(lines.size() - 1)));
+            assertEquals("    Print this help.", new String(lines.get(lines.size() - 1)));
         }
     }
 

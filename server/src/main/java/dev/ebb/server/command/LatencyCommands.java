@@ -49,6 +49,9 @@ public final class LatencyCommands {
                                 .doc(CommandGroup.SERVER, "2.8.13", "Returns a human-readable latency analysis report.",
                                         "")
                                 .complexity("O(1)"))
+                        .sub(spec("graph", 3, admin, 0, 0, 0, LatencyCommands::graph)
+                                .doc(CommandGroup.SERVER, "2.8.13", "Returns a latency graph for an event.", "event")
+                                .complexity("O(1)"))
                         .sub(spec("histogram", -2, admin, 0, 0, 0, LatencyCommands::histogram)
                                 .doc(CommandGroup.SERVER, "7.0.0",
                                         "Return the cumulative distribution of latencies of a subset of commands or all.",
@@ -91,6 +94,16 @@ public final class LatencyCommands {
             w.integer(h.time(i));
             w.integer(h.latency(i));
         }
+    }
+
+    /** LATENCY GRAPH event: the event's samples as an ASCII sparkline (verbatim text in RESP3). */
+    static void graph(Client c, byte[][] argv) {
+        String graph = c.server().latencyMonitor().graph(Arguments.text(argv[2]), c.server().nowMs());
+        if (graph == null) {
+            c.reply().error("ERR No samples available for event '" + Errors.printable(argv[2]) + "'");
+            return;
+        }
+        c.reply().verbatim(graph);
     }
 
     /** LATENCY RESET [event …]: how many of the events had data. */
@@ -208,6 +221,8 @@ public final class LatencyCommands {
         CommandDocs.replyHelp(c, "LATENCY",
                 "DOCTOR",
                 "    Return a human readable latency analysis report.",
+                "GRAPH <event>",
+                "    Return an ASCII latency graph for the <event> class.",
                 "HISTORY <event>",
                 "    Return time-latency samples for the <event> class.",
                 "LATEST",

@@ -59,6 +59,48 @@ public final class LatencyMonitor {
         }
     }
 
+    /**
+     * LATENCY GRAPH's text for {@code event}, as Redis draws it: a title line with the highest and
+     * lowest sample and the all-time high, a rule of 80 dashes, then the samples as a four-row
+     * sparkline, each labelled with how long ago it was ({@code 12s}, {@code 3m}, {@code 2h},
+     * {@code 1d}); null if the event has no samples.
+     */
+    public String graph(String event, long nowMs) {
+        History h = events.get(event);
+        if (h == null) {
+            return null;
+        }
+        Sparkline line = new Sparkline(h.count());
+        long low = 0;
+        long high = 0;
+        for (int i = 0; i < h.count(); i++) {
+            long ms = h.latency(i);
+            low = i == 0 ? ms : Math.min(low, ms);
+            high = i == 0 ? ms : Math.max(high, ms);
+            line.add(ms, ago(nowMs / 1000 - h.time(i)));
+        }
+        StringBuilder out = new StringBuilder()
+                .append(event).append(" - high ").append(high).append(" ms, low ").append(low)
+                .append(" ms (all time high ").append(h.max()).append(" ms)\n")
+                .append("-".repeat(GRAPH_COLUMNS)).append('\n');
+        line.render(out, GRAPH_COLUMNS, GRAPH_ROWS);
+        return out.toString();
+    }
+
+    private static final int GRAPH_COLUMNS = 80;
+    private static final int GRAPH_ROWS = 4;
+
+    private static String ago(long seconds) {
+        if (seconds < 60) {
+            return seconds + "s";
+        } else if (seconds < 3600) {
+            return seconds / 60 + "m";
+        } else if (seconds < 3600 * 24) {
+            return seconds / 3600 + "h";
+        }
+        return seconds / (3600 * 24) + "d";
+    }
+
     private final Map<String, History> events = new LinkedHashMap<>();
     private long thresholdMs;
 

@@ -108,8 +108,10 @@ class LatencyCommandsTest {
             assertEquals("-ERR wrong number of arguments for 'latency|history' command\r\n",
                     s.call("LATENCY", "HISTORY"));
             assertEquals("-ERR unknown subcommand 'NOPE'. Try LATENCY HELP.\r\n", s.call("LATENCY", "NOPE"));
+            assertEquals("-ERR No samples available for event 'nosuch'\r\n", s.call("LATENCY", "GRAPH", "nosuch"));
+            assertEquals("-ERR wrong number of arguments for 'latency|graph' command\r\n", s.call("LATENCY", "GRAPH"));
             assertTrue(s.call("LATENCY", "HELP").startsWith(
-                    "*15\r\n+LATENCY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+DOCTOR\r\n"));
+                    "*17\r\n+LATENCY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+DOCTOR\r\n"));
         }
     }
 }

@@ -19,7 +19,8 @@ import java.util.List;
  *
  * <h2>How it works</h2>
  * An explicit state machine, one method per state; each returns false when it needs more bytes, so
- * a command split across reads at any byte decodes exactly as if it came in one read.
+ * a command split across reads at any byte decodes exactly as if it came in one read (except a line
+ * past 64 KB, below).
  * <pre>
  *   COMMAND_START --'*'--&gt; MULTIBULK_COUNT --&gt; BULK_LENGTH --&gt; BULK_DATA --&gt; BULK_TERMINATOR --+
  *        |  ^  ^                   |                ^                                           |
@@ -28,10 +29,35 @@ import java.util.List;
  *        +--other--&gt; INLINE_LINE --&gt; COMMAND_START          any error --&gt; DISCARD (terminal)
  * </pre>
  * Header lines ({@code *N}, {@code $N}) and inline lines wait in Netty's cumulation buffer until their
- * terminator arrives; each is searched once (the scan resumes where it stopped) and may not exceed
- * 64 KB. Argument bytes are instead copied out of every read straight into the argument's own
- * {@code byte[]} and consumed, so a large value is not gathered in a cumulation buffer and copied
+ * terminator arrives; each is searched once (the scan resumes where it stopped). Argument bytes are
+ * instead copied out of every read straight into the argument's own {@code byte[]} and consumed, so a large value is not gathered in a cumulation buffer and copied
  * again, and the cumulation never holds more than one header line plus one read.
+ *
+ * <h2>Lines without their terminator: Redis's rule</h2>
+ * Redis refuses a line ({@code too big inline request}, {@code too big mbulk count string},
+ * {@code too big bulk count string}) when, after a read, more than 64 KB
+ * ({@code PROTO_INLINE_MAX_SIZE}) of input from the line's start is buffered and none of it is the
+ * terminator. It is a limit on buffered input, not on line length: a terminator that arrives in the
+ * same read as the bytes past 64 KB saves the line, so Redis 7.2.4 accepts a 70 KB inline command
+ * sent in one write, and refuses it when the first 64 KB + 1 bytes come in a read of their own.
+ * Ebb applies the same test after each read, with Redis's read size of 16 KB
+ * ({@code PROTO_IOBUF_LEN}): a read is looked at in 16 KB steps from where the line's search
+ * stopped, so whatever Netty's read sizes, a line is accepted when its terminator is within 64 KB,
+ * refused when it is not within the first 80 KB, and in between decided by what the reads brought,
+ * as in Redis (the reference accepts up to 81,910 bytes sent at once on loopback). A stream without
+ * a terminator is refused once 64 KB of it has arrived, having cost at most 80 KB of searching.
+ *
+ * <h2>Connections that still have to authenticate</h2>
+ * While {@link #authRequired(boolean)} is set (the server sets it from the connection's AUTH
+ * state), a request may declare at most 10 arguments and 16 KB per argument, as in Redis 7:
+ * {@code *11} or {@code $16385} is refused with {@code unauthenticated multibulk length} /
+ * {@code unauthenticated bulk length} before anything is allocated for it. The state must be the
+ * one after the previous command ran, as in Redis, where a command is parsed only after the one
+ * before it executed: so while it is set the decoder hands over one command per
+ * {@link #decode} call. Netty delivers it before decoding the next, so with the command loop on
+ * the channel's thread ({@code io-threads 1}) an AUTH runs before the next header is read. With
+ * IO threads of their own the decoder runs ahead of the loop: a request pipelined in the same read
+ * behind the AUTH that would authenticate it is judged by the state before that AUTH.
  *
  * <h2>Memory held for an argument</h2>
  * A declared length up to 1 MB is allocated exactly when its {@code $} header arrives, so such an
@@ -50,28 +76,29 @@ import java.util.List;
  *   <li>{@code client-query-buffer-limit} counts the wire bytes of the one unfinished command (its
  *       consumed headers and arguments plus what waits in the cumulation), checked before bytes are
  *       copied, so at most the limit is ever held. Redis checks its query buffer after each read.</li>
- *   <li>A line is too long when none of its first 64 KB + 1 bytes is its terminator, whatever the
- *       reads. Redis decides per 16 KB read on what has arrived, so with a terminator arriving just
- *       after 64 KB its answer depends on timing.</li>
  *   <li>A byte of 0x80 or more in place of '$' is named in the error as the char of that value;
  *       Redis sends the raw byte, Ebb's {@link RespWriter} the char's UTF-8 encoding.</li>
  *   <li>Bulk lengths above {@link #MAX_ARRAY_LENGTH} are invalid even if proto-max-bulk-len is
  *       larger: a Java array cannot hold them.</li>
  *   <li>Redis finds line ends with {@code strchr}, so a NUL byte before the CR hides the line and
  *       Redis waits until the 64 KB limit; here NUL is an ordinary byte.</li>
- *   <li>Redis 7 limits connections that still have to AUTH to 10 arguments of 16 KB
- *       ("Protocol error: unauthenticated multibulk length" / "bulk length"); that needs the
- *       connection's authentication state, which the command loop owns, and is not applied here.</li>
  * </ul>
  * Like Redis, the two bytes after a header's CR and after an argument are skipped without being
  * looked at, and header numbers use Redis's strict syntax (no '+', no leading zeros, no spaces).
  *
- * <p>Thread safety: one instance per channel, used by its event loop only; {@link RespLimits} is read
- * on every header and read, so CONFIG SET applies to the next one.
+ * <p>Thread safety: one instance per channel, used by its event loop only, except
+ * {@link #authRequired(boolean)} and the query-buffer figures, which any thread may call;
+ * {@link RespLimits} is read on every header and read, so CONFIG SET applies to the next one.
  */
 public final class RespDecoder extends ByteToMessageDecoder {
-    /** Longest header or inline line without its terminator: Redis's {@code PROTO_INLINE_MAX_SIZE}. */
+    /** Most input of a line buffered without its terminator: Redis's {@code PROTO_INLINE_MAX_SIZE}. */
     static final int MAX_LINE_LENGTH = 64 * 1024;
+    /** Redis's read size ({@code PROTO_IOBUF_LEN}): the step in which a read is checked against {@link #MAX_LINE_LENGTH}. */
+    static final int READ_STEP = 16 * 1024;
+    /** Most arguments a connection that still has to authenticate may declare. */
+    static final int UNAUTHENTICATED_MAX_ARGUMENTS = 10;
+    /** Longest argument a connection that still has to authenticate may declare. */
+    static final int UNAUTHENTICATED_MAX_BULK = 16 * 1024;
     /** Declared bulk lengths up to this are allocated up front; larger ones grow as bytes arrive. */
     static final int EAGER_BULK_ALLOCATION = 1024 * 1024;
     /** Redis allocates argv for at most this many arguments up front, whatever {@code *N} says. */
@@ -86,6 +113,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     static final String ERR_TOO_BIG_BULK_COUNT = "ERR Protocol error: too big bulk count string";
     static final String ERR_INVALID_BULK_LENGTH = "ERR Protocol error: invalid bulk length";
     static final String ERR_EXPECTED_DOLLAR_PREFIX = "ERR Protocol error: expected '$', got '";
+    static final String ERR_UNAUTHENTICATED_MULTIBULK_LENGTH = "ERR Protocol error: unauthenticated multibulk length";
+    static final String ERR_UNAUTHENTICATED_BULK_LENGTH = "ERR Protocol error: unauthenticated bulk length";
 
     private static final byte[] EMPTY_ARGUMENT = new byte[0];
 
@@ -101,10 +130,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     private final RespLimits limits;
     private State state = State.COMMAND_START;
+    /** True while the connection still has to authenticate; written by the command loop. */
+    private volatile boolean authRequired;
 
     /** Bytes of the current line, from the reader index, already searched for its terminator. */
     private int lineScanned;
-    /** Set by {@link #findLineEnd} when the line has passed {@link #MAX_LINE_LENGTH} unterminated. */
+    /** Set by {@link #findLineEnd} when more than {@link #MAX_LINE_LENGTH} of the line came unterminated. */
     private boolean lineTooLong;
     /** Set by {@link #parseNumber}: false when the digits do not follow Redis's {@code string2ll}. */
     private boolean numberValid;
@@ -130,10 +161,21 @@ public final class RespDecoder extends ByteToMessageDecoder {
         this.limits = limits;
     }
 
+    /**
+     * Sets whether the connection still has to authenticate, which limits what it may declare. Any
+     * thread; applies from the next header decoded.
+     */
+    public void authRequired(boolean required) {
+        authRequired = required;
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        int emitted = out.size();
         boolean progress = true;
-        while (progress) {
+        // While unauthenticated, hand over one command at a time, so that it runs (an AUTH) before
+        // the next one's headers are judged; Netty calls again for the rest of the input.
+        while (progress && !(authRequired && out.size() > emitted)) {
             progress = switch (state) {
                 case COMMAND_START -> startCommand(in);
                 case INLINE_LINE -> readInlineLine(in, out);
@@ -211,6 +253,10 @@ public final class RespDecoder extends ByteToMessageDecoder {
             fail(in, out, ERR_INVALID_MULTIBULK_LENGTH);
             return false;
         }
+        if (count > UNAUTHENTICATED_MAX_ARGUMENTS && authRequired) {
+            fail(in, out, ERR_UNAUTHENTICATED_MULTIBULK_LENGTH);
+            return false;
+        }
         consumeLine(in, carriageReturn);
         if (count <= 0) {
             state = State.COMMAND_START;
@@ -243,6 +289,10 @@ public final class RespDecoder extends ByteToMessageDecoder {
         long length = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
         if (!numberValid || length < 0 || length > limits.protoMaxBulkLen() || length > MAX_ARRAY_LENGTH) {
             fail(in, out, ERR_INVALID_BULK_LENGTH);
+            return false;
+        }
+        if (length > UNAUTHENTICATED_MAX_BULK && authRequired) {
+            fail(in, out, ERR_UNAUTHENTICATED_BULK_LENGTH);
             return false;
         }
         consumeLine(in, carriageReturn);
@@ -319,21 +369,27 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /**
      * Offset from the reader index of the first byte {@code finder} stops at within the current line,
-     * or -1 when it has not arrived; then {@link #lineTooLong} tells whether more than
-     * {@link #MAX_LINE_LENGTH} bytes came without it (Redis's rule, whatever the read sizes).
-     * Bytes already searched are not searched again.
+     * or -1 when it has not arrived; then {@link #lineTooLong} tells whether the line is refused by
+     * Redis's rule (see the class comment): the new input is searched in {@link #READ_STEP} steps,
+     * and the line is too long once a step ends past {@link #MAX_LINE_LENGTH} without the
+     * terminator. Bytes already searched are not searched again.
      */
     private int findLineEnd(ByteBuf in, ByteProcessor finder) {
-        int searchable = Math.min(in.readableBytes(), MAX_LINE_LENGTH + 1);
-        if (lineScanned < searchable) {
-            int found = in.forEachByte(in.readerIndex() + lineScanned, searchable - lineScanned, finder);
+        int readable = in.readableBytes();
+        lineTooLong = false;
+        while (lineScanned < readable) {
+            int stepEnd = Math.min(readable, lineScanned + READ_STEP);
+            int found = in.forEachByte(in.readerIndex() + lineScanned, stepEnd - lineScanned, finder);
             if (found >= 0) {
                 lineScanned = found - in.readerIndex();
                 return lineScanned;
             }
-            lineScanned = searchable;
+            lineScanned = stepEnd;
+            if (lineScanned > MAX_LINE_LENGTH) {
+                lineTooLong = true;
+                return -1;
+            }
         }
-        lineTooLong = in.readableBytes() > MAX_LINE_LENGTH;
         return -1;
     }
 

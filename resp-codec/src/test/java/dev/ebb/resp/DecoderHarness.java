@@ -7,6 +7,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,19 +82,24 @@ final class DecoderHarness {
      * asserts all give the same result and, when {@code complete}, that nothing is left buffered.
      */
     static List<String> decodeEverySplit(byte[] input, boolean complete) {
-        DecoderHarness whole = new DecoderHarness();
+        return decodeEverySplit(DecoderHarness::new, input, complete);
+    }
+
+    /** {@link #decodeEverySplit(byte[], boolean)} with decoders set up by {@code factory}. */
+    static List<String> decodeEverySplit(Supplier<DecoderHarness> factory, byte[] input, boolean complete) {
+        DecoderHarness whole = factory.get();
         List<String> expected = new ArrayList<>(whole.feed(input));
         assertCompletion(whole, complete, "whole input");
         whole.finish();
         for (int split = 1; split < input.length; split++) {
-            DecoderHarness harness = new DecoderHarness();
+            DecoderHarness harness = factory.get();
             harness.feed(input, 0, split);
             harness.feed(input, split, input.length);
             assertEquals(expected, harness.emitted(), "split at " + split);
             assertCompletion(harness, complete, "split at " + split);
             harness.finish();
         }
-        DecoderHarness bytewise = new DecoderHarness();
+        DecoderHarness bytewise = factory.get();
         for (int i = 0; i < input.length; i++) {
             bytewise.feed(input, i, i + 1);
         }

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.ByteProcessor;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -40,12 +41,15 @@ import java.util.List;
  * terminator. It is a limit on buffered input, not on line length: a terminator that arrives in the
  * same read as the bytes past 64 KB saves the line, so Redis 7.2.4 accepts a 70 KB inline command
  * sent in one write, and refuses it when the first 64 KB + 1 bytes come in a read of their own.
- * Ebb applies the same test after each read, with Redis's read size of 16 KB
- * ({@code PROTO_IOBUF_LEN}): a read is looked at in 16 KB steps from where the line's search
- * stopped, so whatever Netty's read sizes, a line is accepted when its terminator is within 64 KB,
- * refused when it is not within the first 80 KB, and in between decided by what the reads brought,
- * as in Redis (the reference accepts up to 81,910 bytes sent at once on loopback). A stream without
- * a terminator is refused once 64 KB of it has arrived, having cost at most 80 KB of searching.
+ * Ebb applies the test each time the socket has been read dry ({@link #channelReadComplete}), not
+ * after each of Netty's reads, whose sizes are Netty's choice (2 KB, then growing) and would split a
+ * line that arrived at once; and, as Redis's 16 KB reads ({@code PROTO_IOBUF_LEN}) bound what one
+ * read adds, a line is refused as soon as 64 + 16 KB of it are searched without the terminator.
+ * So a line is accepted when its terminator is within 64 KB, refused when it is not within the
+ * first 80 KB, and in between accepted when it arrived at once (the reference accepts lines of up
+ * to 81,910 bytes written at once on loopback, and 70 KB lines every time). A stream without a
+ * terminator is refused once more than 64 KB of it has arrived, having cost at most 80 KB of
+ * searching plus one read.
  *
  * <h2>Connections that still have to authenticate</h2>
  * While {@link #authRequired(boolean)} is set (the server sets it from the connection's AUTH
@@ -93,7 +97,7 @@ import java.util.List;
 public final class RespDecoder extends ByteToMessageDecoder {
     /** Most input of a line buffered without its terminator: Redis's {@code PROTO_INLINE_MAX_SIZE}. */
     static final int MAX_LINE_LENGTH = 64 * 1024;
-    /** Redis's read size ({@code PROTO_IOBUF_LEN}): the step in which a read is checked against {@link #MAX_LINE_LENGTH}. */
+    /** Redis's read size ({@code PROTO_IOBUF_LEN}): how far past {@link #MAX_LINE_LENGTH} one read can take a line. */
     static final int READ_STEP = 16 * 1024;
     /** Most arguments a connection that still has to authenticate may declare. */
     static final int UNAUTHENTICATED_MAX_ARGUMENTS = 10;
@@ -211,7 +215,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         int lineFeed = findLineEnd(in, ByteProcessor.FIND_LF);
         if (lineFeed < 0) {
             if (lineTooLong) {
-                fail(in, out, ERR_TOO_BIG_INLINE);
+                fail(in, out, lineTooLongError());
             }
             return false;
         }
@@ -241,7 +245,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         int carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
         if (carriageReturn < 0) {
             if (lineTooLong) {
-                fail(in, out, ERR_TOO_BIG_MBULK_COUNT);
+                fail(in, out, lineTooLongError());
             }
             return false;
         }
@@ -274,7 +278,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         int carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
         if (carriageReturn < 0) {
             if (lineTooLong) {
-                fail(in, out, ERR_TOO_BIG_BULK_COUNT);
+                fail(in, out, lineTooLongError());
             }
             return false;
         }
@@ -369,28 +373,48 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /**
      * Offset from the reader index of the first byte {@code finder} stops at within the current line,
-     * or -1 when it has not arrived; then {@link #lineTooLong} tells whether the line is refused by
-     * Redis's rule (see the class comment): the new input is searched in {@link #READ_STEP} steps,
-     * and the line is too long once a step ends past {@link #MAX_LINE_LENGTH} without the
-     * terminator. Bytes already searched are not searched again.
+     * or -1 when it has not arrived; then {@link #lineTooLong} tells whether {@link #MAX_LINE_LENGTH}
+     * + {@link #READ_STEP} bytes were searched without it. Bytes already searched are not searched
+     * again. The test on what is buffered when the socket is read dry is {@link #channelReadComplete}'s.
      */
     private int findLineEnd(ByteBuf in, ByteProcessor finder) {
-        int readable = in.readableBytes();
-        lineTooLong = false;
-        while (lineScanned < readable) {
-            int stepEnd = Math.min(readable, lineScanned + READ_STEP);
-            int found = in.forEachByte(in.readerIndex() + lineScanned, stepEnd - lineScanned, finder);
+        int searchable = Math.min(in.readableBytes(), MAX_LINE_LENGTH + READ_STEP);
+        if (lineScanned < searchable) {
+            int found = in.forEachByte(in.readerIndex() + lineScanned, searchable - lineScanned, finder);
             if (found >= 0) {
                 lineScanned = found - in.readerIndex();
                 return lineScanned;
             }
-            lineScanned = stepEnd;
-            if (lineScanned > MAX_LINE_LENGTH) {
-                lineTooLong = true;
-                return -1;
-            }
+            lineScanned = searchable;
         }
+        lineTooLong = lineScanned >= MAX_LINE_LENGTH + READ_STEP;
         return -1;
+    }
+
+    /**
+     * The socket has been read dry: Redis's test on what it holds (see the class comment). A line
+     * of which more than {@link #MAX_LINE_LENGTH} bytes are buffered, all searched without finding
+     * its terminator, is refused now.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        ByteBuf in = internalBuffer();
+        if ((state == State.INLINE_LINE || state == State.MULTIBULK_COUNT || state == State.BULK_LENGTH)
+            && lineScanned > MAX_LINE_LENGTH && lineScanned == in.readableBytes()) {
+            List<Object> out = new ArrayList<>(1);
+            fail(in, out, lineTooLongError());
+            ctx.fireChannelRead(out.get(0));
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    /** Redis's error for a line in the current state that is too long. */
+    private String lineTooLongError() {
+        return switch (state) {
+            case INLINE_LINE -> ERR_TOO_BIG_INLINE;
+            case MULTIBULK_COUNT -> ERR_TOO_BIG_MBULK_COUNT;
+            default -> ERR_TOO_BIG_BULK_COUNT;
+        };
     }
 
     /** Consumes a header line whose CR is at {@code carriageReturn} and the byte after it. */

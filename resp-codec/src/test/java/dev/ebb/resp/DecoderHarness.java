@@ -50,6 +50,21 @@ final class DecoderHarness {
         return feed(bytes, 0, bytes.length);
     }
 
+    /**
+     * Feeds {@code bytes} as reads of {@code readSize} bytes that Netty delivers in one go, before
+     * the socket is read dry (one channelReadComplete), and returns everything emitted so far.
+     */
+    List<String> feedInReads(byte[] bytes, int readSize) {
+        List<ByteBuf> reads = new ArrayList<>();
+        for (int from = 0; from < bytes.length; from += readSize) {
+            reads.add(Unpooled.copiedBuffer(bytes, from, Math.min(readSize, bytes.length - from)));
+        }
+        fed.addAll(reads);
+        channel.writeInbound(reads.toArray());
+        drain();
+        return emitted;
+    }
+
     List<String> emitted() {
         return emitted;
     }

@@ -174,7 +174,7 @@ class RespDecoderInlineTest {
     }
 
     @Test
-    void acceptsALineWhoseNewlineEndsTheFirst80KilobytesOfARead() {
+    void acceptsALineWhoseNewlineEndsItsFirst80KilobytesWhenItArrivesAtOnce() {
         String value = "x".repeat(80 * 1024 - "ECHO \r\n".length());
         DecoderHarness harness = new DecoderHarness();
 
@@ -185,7 +185,7 @@ class RespDecoderInlineTest {
     }
 
     @Test
-    void refusesALineWhoseNewlineIsPastTheFirst80KilobytesOfARead() {
+    void refusesALineWhoseNewlineIsPastItsFirst80KilobytesEvenWhenItArrivesAtOnce() {
         String value = "x".repeat(80 * 1024 - "ECHO \r\n".length() + 1);
         DecoderHarness harness = new DecoderHarness();
 
@@ -210,5 +210,20 @@ class RespDecoderInlineTest {
         assertEquals(List.of(replyError("ERR Protocol error: too big bulk count string")), split.emitted());
         whole.finish();
         split.finish();
+    }
+
+    @Test
+    void judgesALineThatArrivesAtOnceTheSameWhateverNettysReadSizes() {
+        String value = "x".repeat(70 * 1024);
+        byte[] line = bytes("ECHO " + value + "\r\n");
+
+        for (int readSize : new int[] {2048, 16 * 1024, 32 * 1024, 60 * 1024, 64 * 1024}) {
+            DecoderHarness harness = new DecoderHarness();
+
+            harness.feedInReads(line, readSize);
+
+            assertEquals(List.of(command("ECHO", value)), harness.emitted(), "reads of " + readSize);
+            harness.finish();
+        }
     }
 }

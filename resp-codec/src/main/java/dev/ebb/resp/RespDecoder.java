@@ -2,6 +2,7 @@ package dev.ebb.resp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.ByteProcessor;
@@ -57,11 +58,16 @@ import java.util.List;
  * {@code *11} or {@code $16385} is refused with {@code unauthenticated multibulk length} /
  * {@code unauthenticated bulk length} before anything is allocated for it. The state must be the
  * one after the previous command ran, as in Redis, where a command is parsed only after the one
- * before it executed: so while it is set the decoder hands over one command per
- * {@link #decode} call. Netty delivers it before decoding the next, so with the command loop on
- * the channel's thread ({@code io-threads 1}) an AUTH runs before the next header is read. With
- * IO threads of their own the decoder runs ahead of the loop: a request pipelined in the same read
- * behind the AUTH that would authenticate it is judged by the state before that AUTH.
+ * before it executed: so the decoder hands over one command per {@link #decode} call. Netty
+ * delivers it before decoding the next, so with the command loop on the channel's thread
+ * ({@code io-threads 1}) an AUTH or RESET runs before the next header is read. With the loop on a
+ * thread of its own ({@link #RespDecoder(RespLimits, boolean)}), an unauthenticated connection's
+ * decoder stops after each command until the loop reports with {@link #commandsRan()} that it ran
+ * what it was handed, so the same holds; meanwhile what arrives is kept, up to
+ * client-query-buffer-limit. The one case left
+ * out is the other way round: requests pipelined behind a RESET that unauthenticates the
+ * connection are decoded before it runs, and so without the limits, when the loop has its own
+ * thread.
  *
  * <h2>Memory held for an argument</h2>
  * A declared length up to 1 MB is allocated exactly when its {@code $} header arrives, so such an
@@ -133,7 +139,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
     }
 
     private final RespLimits limits;
+    /** True when the command loop runs on a thread other than this channel's. */
+    private final boolean loopElsewhere;
     private State state = State.COMMAND_START;
+    /** Set while a command decoded unauthenticated is with a loop on another thread; see the class comment. */
+    private volatile boolean awaitingLoop;
+    private ChannelHandlerContext context;
     /** True while the connection still has to authenticate; written by the command loop. */
     private volatile boolean authRequired;
 
@@ -158,11 +169,51 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private int bulkLength;
     private int bulkFilled;
 
+    /** A decoder whose commands run on the channel's own thread as they are handed over. */
     public RespDecoder(RespLimits limits) {
+        this(limits, false);
+    }
+
+    /**
+     * A decoder whose commands run on the channel's thread ({@code loopElsewhere} false) or are
+     * handed to a command loop on another thread, which must then call {@link #commandsRan()}.
+     */
+    public RespDecoder(RespLimits limits, boolean loopElsewhere) {
         if (limits == null) {
             throw new IllegalArgumentException("limits must not be null");
         }
         this.limits = limits;
+        this.loopElsewhere = loopElsewhere;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        context = ctx;
+        super.handlerAdded(ctx);
+    }
+
+    /**
+     * The command loop ran everything this decoder handed over so far: if it was waiting for that
+     * (an unauthenticated command), decoding goes on, on the channel's thread. Any thread.
+     */
+    public void commandsRan() {
+        if (awaitingLoop) {
+            context.executor().execute(this::resume);
+        }
+    }
+
+    private void resume() {
+        awaitingLoop = false;
+        if (context.isRemoved() || !context.channel().isActive() || !internalBuffer().isReadable()) {
+            return;
+        }
+        try {
+            // An empty read makes ByteToMessageDecoder decode what it holds and deliver it as usual.
+            channelRead(context, Unpooled.EMPTY_BUFFER);
+            channelReadComplete(context);
+        } catch (Exception e) {
+            context.fireExceptionCaught(e);
+        }
     }
 
     /**
@@ -175,11 +226,18 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (awaitingLoop) {
+            if (in.readableBytes() > limits.clientQueryBufferLimit()) {
+                commandBytesConsumed = 0; // between commands: all that is held is what waits
+                failQueryBufferLimit(in, out, in.readableBytes());
+            }
+            return;
+        }
         int emitted = out.size();
         boolean progress = true;
-        // While unauthenticated, hand over one command at a time, so that it runs (an AUTH) before
-        // the next one's headers are judged; Netty calls again for the rest of the input.
-        while (progress && !(authRequired && out.size() > emitted)) {
+        // One command at a time: Netty delivers it (with io-threads 1, runs it) before calling again
+        // for the rest, so an AUTH or RESET has run before the next request's headers are judged.
+        while (progress && out.size() == emitted) {
             progress = switch (state) {
                 case COMMAND_START -> startCommand(in);
                 case INLINE_LINE -> readInlineLine(in, out);
@@ -193,6 +251,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
         if (state != State.DISCARD && state != State.COMMAND_START
             && commandBytesConsumed + in.readableBytes() > limits.clientQueryBufferLimit()) {
             failQueryBufferLimit(in, out, in.readableBytes());
+        }
+        if (loopElsewhere && authRequired && state != State.DISCARD && out.size() > emitted) {
+            awaitingLoop = true;
         }
     }
 
@@ -499,6 +560,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     private void enterDiscard() {
         state = State.DISCARD;
+        awaitingLoop = false;
         argv = null;
         bulk = null;
     }

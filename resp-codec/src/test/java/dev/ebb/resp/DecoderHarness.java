@@ -28,8 +28,12 @@ final class DecoderHarness {
     private final List<Object> messages = new ArrayList<>();
 
     DecoderHarness(RespLimits limits) {
+        this(new RespDecoder(limits), limits);
+    }
+
+    DecoderHarness(RespDecoder decoder, RespLimits limits) {
         this.limits = limits;
-        this.decoder = new RespDecoder(limits);
+        this.decoder = decoder;
         this.channel = new EmbeddedChannel(decoder);
     }
 
@@ -66,6 +70,12 @@ final class DecoderHarness {
     }
 
     List<String> emitted() {
+        return emitted;
+    }
+
+    /** Collects what the decoder emitted outside a feed (after tasks ran) and returns everything so far. */
+    List<String> drainAndGet() {
+        drain();
         return emitted;
     }
 

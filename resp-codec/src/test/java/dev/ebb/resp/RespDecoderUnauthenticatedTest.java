@@ -129,6 +129,41 @@ class RespDecoderUnauthenticatedTest {
     }
 
     @Test
+    void waitsForALoopOnAnotherThreadToRunEachUnauthenticatedCommand() {
+        RespLimits limits = new RespLimits();
+        DecoderHarness harness = new DecoderHarness(new RespDecoder(limits, true), limits);
+        harness.decoder.authRequired(true);
+        String[] eleven = new String[11];
+        Arrays.fill(eleven, "a");
+
+        harness.feed(bytes(multibulk("AUTH", "pw") + multibulk(eleven) + multibulk("PING")));
+        List<String> beforeTheLoopRan = List.copyOf(harness.emitted());
+        harness.decoder.authRequired(false);
+        harness.decoder.commandsRan();
+        harness.channel.runPendingTasks();
+
+        assertEquals(List.of(command("AUTH", "pw")), beforeTheLoopRan);
+        assertEquals(List.of(command("AUTH", "pw"), command(eleven), command("PING")), harness.drainAndGet());
+        harness.finish();
+    }
+
+    @Test
+    void keepsWhatArrivesWhileWaitingForTheLoopOnlyUpToTheQueryBufferLimit() {
+        RespLimits limits = new RespLimits();
+        limits.clientQueryBufferLimit(1024);
+        DecoderHarness harness = new DecoderHarness(new RespDecoder(limits, true), limits);
+        harness.decoder.authRequired(true);
+
+        harness.feed(bytes(multibulk("AUTH", "pw") + multibulk("PING").repeat(100)));
+
+        assertEquals(List.of(command("AUTH", "pw"),
+            DecoderHarness.error("closing client that reached max query buffer length: buffered=1400"
+                + " client-query-buffer-limit=1024", false)), harness.emitted());
+        assertTrue(harness.decoder.discarding());
+        harness.finish();
+    }
+
+    @Test
     void limitsAgainAfterTheConnectionIsUnauthenticated() {
         DecoderHarness harness = new DecoderHarness();
         harness.feed(bytes(multibulk("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k")));

@@ -67,6 +67,12 @@ class UnauthenticatedInputTest {
     }
 
     @Test
+    void aResetInTheSameWriteShouldLimitTheRequestsAfterIt() throws Exception {
+        assertEquals("+OK\r\n+RESET\r\n-ERR Protocol error: unauthenticated multibulk length\r\n",
+                converse("AUTH secret\r\nRESET\r\n*11\r\n"));
+    }
+
+    @Test
     void ofWrongPasswordsInOneWriteOnlyTheFirstShouldBeAnsweredButAllChecked() throws Exception {
         assertEquals(WRONGPASS + "+OK\r\n+PONG\r\n+OK\r\n",
                 converse("AUTH wrong\r\nAUTH wrong2\r\nAUTH secret\r\nPING\r\nQUIT\r\n"));

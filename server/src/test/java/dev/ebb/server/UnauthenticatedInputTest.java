@@ -83,6 +83,12 @@ class UnauthenticatedInputTest {
     }
 
     @Test
+    void aWrongPasswordInsideExecShouldStillBeAnsweredSoTheArrayIsWhole() throws Exception {
+        assertEquals("+OK\r\n+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n" + WRONGPASS + "+PONG\r\n+OK\r\n",
+                converse("AUTH secret\r\nMULTI\r\nAUTH wrong\r\nPING\r\nEXEC\r\nQUIT\r\n"));
+    }
+
+    @Test
     void twentyThousandPipelinedGuessesShouldDrawFarFewerRepliesAndTheRightOneShouldStillWork() throws Exception {
         String guess = "*2\r\n$4\r\nAUTH\r\n$5\r\nwrong\r\n";
         byte[] burst = ascii(guess.repeat(19_999) + "*2\r\n$4\r\nAUTH\r\n$6\r\nsecret\r\nPING\r\nQUIT\r\n");

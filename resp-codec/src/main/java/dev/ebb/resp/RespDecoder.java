@@ -32,8 +32,9 @@ import java.util.List;
  * </pre>
  * Header lines ({@code *N}, {@code $N}) and inline lines wait in Netty's cumulation buffer until their
  * terminator arrives; each is searched once (the scan resumes where it stopped). Argument bytes are
- * instead copied out of every read straight into the argument's own {@code byte[]} and consumed, so a large value is not gathered in a cumulation buffer and copied
- * again, and the cumulation never holds more than one header line plus one read.
+ * instead copied out of every read straight into the argument's own {@code byte[]} and consumed, so
+ * a large value is not gathered in a cumulation buffer and copied again, and the cumulation never
+ * holds more than one header line plus one read.
  *
  * <h2>Lines without their terminator: Redis's rule</h2>
  * Redis refuses a line ({@code too big inline request}, {@code too big mbulk count string},
@@ -49,8 +50,8 @@ import java.util.List;
  * So a line is accepted when its terminator is within 64 KB, refused when it is not within the
  * first 80 KB, and in between accepted when it arrived at once (the reference accepts lines of up
  * to 81,910 bytes written at once on loopback, and 70 KB lines every time). A stream without a
- * terminator is refused once more than 64 KB of it has arrived, having cost at most 80 KB of
- * searching plus one read.
+ * terminator is refused once more than 64 KB of it has arrived and the socket is dry, or 80 KB of
+ * it is searched: it costs at most 80 KB plus one read (Netty's reads are at most 64 KB).
  *
  * <h2>Connections that still have to authenticate</h2>
  * While {@link #authRequired(boolean)} is set (the server sets it from the connection's AUTH
@@ -64,10 +65,9 @@ import java.util.List;
  * thread of its own ({@link #RespDecoder(RespLimits, boolean)}), an unauthenticated connection's
  * decoder stops after each command until the loop reports with {@link #commandsRan()} that it ran
  * what it was handed, so the same holds; meanwhile what arrives is kept, up to
- * client-query-buffer-limit. The one case left
- * out is the other way round: requests pipelined behind a RESET that unauthenticates the
- * connection are decoded before it runs, and so without the limits, when the loop has its own
- * thread.
+ * client-query-buffer-limit. The one case left out is the other way round: with the loop on its
+ * own thread, requests pipelined behind a RESET that unauthenticates the connection are decoded
+ * before it runs, and so without the limits.
  *
  * <h2>Memory held for an argument</h2>
  * A declared length up to 1 MB is allocated exactly when its {@code $} header arrives, so such an
@@ -150,7 +150,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /** Bytes of the current line, from the reader index, already searched for its terminator. */
     private int lineScanned;
-    /** Set by {@link #findLineEnd} when more than {@link #MAX_LINE_LENGTH} of the line came unterminated. */
+    /** Set by {@link #findLineEnd} when {@link #MAX_LINE_LENGTH} + {@link #READ_STEP} bytes of the line hold no terminator. */
     private boolean lineTooLong;
     /** Set by {@link #parseNumber}: false when the digits do not follow Redis's {@code string2ll}. */
     private boolean numberValid;

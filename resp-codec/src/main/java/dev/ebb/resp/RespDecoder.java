@@ -2,10 +2,12 @@ package dev.ebb.resp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.ByteProcessor;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -19,7 +21,8 @@ import java.util.List;
  *
  * <h2>How it works</h2>
  * An explicit state machine, one method per state; each returns false when it needs more bytes, so
- * a command split across reads at any byte decodes exactly as if it came in one read.
+ * a command split across reads at any byte decodes exactly as if it came in one read (except a line
+ * past 64 KB, below).
  * <pre>
  *   COMMAND_START --'*'--&gt; MULTIBULK_COUNT --&gt; BULK_LENGTH --&gt; BULK_DATA --&gt; BULK_TERMINATOR --+
  *        |  ^  ^                   |                ^                                           |
@@ -28,10 +31,43 @@ import java.util.List;
  *        +--other--&gt; INLINE_LINE --&gt; COMMAND_START          any error --&gt; DISCARD (terminal)
  * </pre>
  * Header lines ({@code *N}, {@code $N}) and inline lines wait in Netty's cumulation buffer until their
- * terminator arrives; each is searched once (the scan resumes where it stopped) and may not exceed
- * 64 KB. Argument bytes are instead copied out of every read straight into the argument's own
- * {@code byte[]} and consumed, so a large value is not gathered in a cumulation buffer and copied
- * again, and the cumulation never holds more than one header line plus one read.
+ * terminator arrives; each is searched once (the scan resumes where it stopped). Argument bytes are
+ * instead copied out of every read straight into the argument's own {@code byte[]} and consumed, so
+ * a large value is not gathered in a cumulation buffer and copied again, and the cumulation never
+ * holds more than one header line plus one read.
+ *
+ * <h2>Lines without their terminator: Redis's rule</h2>
+ * Redis refuses a line ({@code too big inline request}, {@code too big mbulk count string},
+ * {@code too big bulk count string}) when, after a read, more than 64 KB
+ * ({@code PROTO_INLINE_MAX_SIZE}) of input from the line's start is buffered and none of it is the
+ * terminator. It is a limit on buffered input, not on line length: a terminator that arrives in the
+ * same read as the bytes past 64 KB saves the line, so Redis 7.2.4 accepts a 70 KB inline command
+ * sent in one write, and refuses it when the first 64 KB + 1 bytes come in a read of their own.
+ * Ebb applies the test each time the socket has been read dry ({@link #channelReadComplete}), not
+ * after each of Netty's reads, whose sizes are Netty's choice (2 KB, then growing) and would split a
+ * line that arrived at once; and, as Redis's 16 KB reads ({@code PROTO_IOBUF_LEN}) bound what one
+ * read adds, a line is refused as soon as 64 + 16 KB of it are searched without the terminator.
+ * So a line is accepted when its terminator is within 64 KB, refused when it is not within the
+ * first 80 KB, and in between accepted when it arrived at once (the reference accepts lines of up
+ * to 81,910 bytes written at once on loopback, and 70 KB lines every time). A stream without a
+ * terminator is refused once more than 64 KB of it has arrived and the socket is dry, or 80 KB of
+ * it is searched: it costs at most 80 KB plus one read (Netty's reads are at most 64 KB).
+ *
+ * <h2>Connections that still have to authenticate</h2>
+ * While {@link #authRequired(boolean)} is set (the server sets it from the connection's AUTH
+ * state), a request may declare at most 10 arguments and 16 KB per argument, as in Redis 7:
+ * {@code *11} or {@code $16385} is refused with {@code unauthenticated multibulk length} /
+ * {@code unauthenticated bulk length} before anything is allocated for it. The state must be the
+ * one after the previous command ran, as in Redis, where a command is parsed only after the one
+ * before it executed: so the decoder hands over one command per {@link #decode} call. Netty
+ * delivers it before decoding the next, so with the command loop on the channel's thread
+ * ({@code io-threads 1}) an AUTH or RESET runs before the next header is read. With the loop on a
+ * thread of its own ({@link #RespDecoder(RespLimits, boolean)}), an unauthenticated connection's
+ * decoder stops after each command until the loop reports with {@link #commandsRan()} that it ran
+ * what it was handed, so the same holds; meanwhile what arrives is kept, up to
+ * client-query-buffer-limit. The one case left out is the other way round: with the loop on its
+ * own thread, requests pipelined behind a RESET that unauthenticates the connection are decoded
+ * before it runs, and so without the limits.
  *
  * <h2>Memory held for an argument</h2>
  * A declared length up to 1 MB is allocated exactly when its {@code $} header arrives, so such an
@@ -50,28 +86,29 @@ import java.util.List;
  *   <li>{@code client-query-buffer-limit} counts the wire bytes of the one unfinished command (its
  *       consumed headers and arguments plus what waits in the cumulation), checked before bytes are
  *       copied, so at most the limit is ever held. Redis checks its query buffer after each read.</li>
- *   <li>A line is too long when none of its first 64 KB + 1 bytes is its terminator, whatever the
- *       reads. Redis decides per 16 KB read on what has arrived, so with a terminator arriving just
- *       after 64 KB its answer depends on timing.</li>
  *   <li>A byte of 0x80 or more in place of '$' is named in the error as the char of that value;
  *       Redis sends the raw byte, Ebb's {@link RespWriter} the char's UTF-8 encoding.</li>
  *   <li>Bulk lengths above {@link #MAX_ARRAY_LENGTH} are invalid even if proto-max-bulk-len is
  *       larger: a Java array cannot hold them.</li>
  *   <li>Redis finds line ends with {@code strchr}, so a NUL byte before the CR hides the line and
  *       Redis waits until the 64 KB limit; here NUL is an ordinary byte.</li>
- *   <li>Redis 7 limits connections that still have to AUTH to 10 arguments of 16 KB
- *       ("Protocol error: unauthenticated multibulk length" / "bulk length"); that needs the
- *       connection's authentication state, which the command loop owns, and is not applied here.</li>
  * </ul>
  * Like Redis, the two bytes after a header's CR and after an argument are skipped without being
  * looked at, and header numbers use Redis's strict syntax (no '+', no leading zeros, no spaces).
  *
- * <p>Thread safety: one instance per channel, used by its event loop only; {@link RespLimits} is read
- * on every header and read, so CONFIG SET applies to the next one.
+ * <p>Thread safety: one instance per channel, used by its event loop only, except
+ * {@link #authRequired(boolean)} and the query-buffer figures, which any thread may call;
+ * {@link RespLimits} is read on every header and read, so CONFIG SET applies to the next one.
  */
 public final class RespDecoder extends ByteToMessageDecoder {
-    /** Longest header or inline line without its terminator: Redis's {@code PROTO_INLINE_MAX_SIZE}. */
+    /** Most input of a line buffered without its terminator: Redis's {@code PROTO_INLINE_MAX_SIZE}. */
     static final int MAX_LINE_LENGTH = 64 * 1024;
+    /** Redis's read size ({@code PROTO_IOBUF_LEN}): how far past {@link #MAX_LINE_LENGTH} one read can take a line. */
+    static final int READ_STEP = 16 * 1024;
+    /** Most arguments a connection that still has to authenticate may declare. */
+    static final int UNAUTHENTICATED_MAX_ARGUMENTS = 10;
+    /** Longest argument a connection that still has to authenticate may declare. */
+    static final int UNAUTHENTICATED_MAX_BULK = 16 * 1024;
     /** Declared bulk lengths up to this are allocated up front; larger ones grow as bytes arrive. */
     static final int EAGER_BULK_ALLOCATION = 1024 * 1024;
     /** Redis allocates argv for at most this many arguments up front, whatever {@code *N} says. */
@@ -86,6 +123,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     static final String ERR_TOO_BIG_BULK_COUNT = "ERR Protocol error: too big bulk count string";
     static final String ERR_INVALID_BULK_LENGTH = "ERR Protocol error: invalid bulk length";
     static final String ERR_EXPECTED_DOLLAR_PREFIX = "ERR Protocol error: expected '$', got '";
+    static final String ERR_UNAUTHENTICATED_MULTIBULK_LENGTH = "ERR Protocol error: unauthenticated multibulk length";
+    static final String ERR_UNAUTHENTICATED_BULK_LENGTH = "ERR Protocol error: unauthenticated bulk length";
 
     private static final byte[] EMPTY_ARGUMENT = new byte[0];
 
@@ -100,11 +139,18 @@ public final class RespDecoder extends ByteToMessageDecoder {
     }
 
     private final RespLimits limits;
+    /** True when the command loop runs on a thread other than this channel's. */
+    private final boolean loopElsewhere;
     private State state = State.COMMAND_START;
+    /** Set while a command decoded unauthenticated is with a loop on another thread; see the class comment. */
+    private volatile boolean awaitingLoop;
+    private ChannelHandlerContext context;
+    /** True while the connection still has to authenticate; written by the command loop. */
+    private volatile boolean authRequired;
 
     /** Bytes of the current line, from the reader index, already searched for its terminator. */
     private int lineScanned;
-    /** Set by {@link #findLineEnd} when the line has passed {@link #MAX_LINE_LENGTH} unterminated. */
+    /** Set by {@link #findLineEnd} when {@link #MAX_LINE_LENGTH} + {@link #READ_STEP} bytes of the line hold no terminator. */
     private boolean lineTooLong;
     /** Set by {@link #parseNumber}: false when the digits do not follow Redis's {@code string2ll}. */
     private boolean numberValid;
@@ -123,17 +169,75 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private int bulkLength;
     private int bulkFilled;
 
+    /** A decoder whose commands run on the channel's own thread as they are handed over. */
     public RespDecoder(RespLimits limits) {
+        this(limits, false);
+    }
+
+    /**
+     * A decoder whose commands run on the channel's thread ({@code loopElsewhere} false) or are
+     * handed to a command loop on another thread, which must then call {@link #commandsRan()}.
+     */
+    public RespDecoder(RespLimits limits, boolean loopElsewhere) {
         if (limits == null) {
             throw new IllegalArgumentException("limits must not be null");
         }
         this.limits = limits;
+        this.loopElsewhere = loopElsewhere;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        context = ctx;
+        super.handlerAdded(ctx);
+    }
+
+    /**
+     * The command loop ran everything this decoder handed over so far: if it was waiting for that
+     * (an unauthenticated command), decoding goes on, on the channel's thread. Any thread.
+     */
+    public void commandsRan() {
+        if (awaitingLoop) {
+            context.executor().execute(this::resume);
+        }
+    }
+
+    private void resume() {
+        awaitingLoop = false;
+        if (context.isRemoved() || !context.channel().isActive() || !internalBuffer().isReadable()) {
+            return;
+        }
+        try {
+            // An empty read makes ByteToMessageDecoder decode what it holds and deliver it as usual.
+            channelRead(context, Unpooled.EMPTY_BUFFER);
+            channelReadComplete(context);
+        } catch (Exception e) {
+            context.fireExceptionCaught(e);
+        }
+    }
+
+    /**
+     * Sets whether the connection still has to authenticate, which limits what it may declare. Any
+     * thread; applies from the next header decoded.
+     */
+    public void authRequired(boolean required) {
+        authRequired = required;
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (awaitingLoop) {
+            if (in.readableBytes() > limits.clientQueryBufferLimit()) {
+                commandBytesConsumed = 0; // between commands: all that is held is what waits
+                failQueryBufferLimit(in, out, in.readableBytes());
+            }
+            return;
+        }
+        int emitted = out.size();
         boolean progress = true;
-        while (progress) {
+        // One command at a time: Netty delivers it (with io-threads 1, runs it) before calling again
+        // for the rest, so an AUTH or RESET has run before the next request's headers are judged.
+        while (progress && out.size() == emitted) {
             progress = switch (state) {
                 case COMMAND_START -> startCommand(in);
                 case INLINE_LINE -> readInlineLine(in, out);
@@ -147,6 +251,9 @@ public final class RespDecoder extends ByteToMessageDecoder {
         if (state != State.DISCARD && state != State.COMMAND_START
             && commandBytesConsumed + in.readableBytes() > limits.clientQueryBufferLimit()) {
             failQueryBufferLimit(in, out, in.readableBytes());
+        }
+        if (loopElsewhere && authRequired && state != State.DISCARD && out.size() > emitted) {
+            awaitingLoop = true;
         }
     }
 
@@ -169,7 +276,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         int lineFeed = findLineEnd(in, ByteProcessor.FIND_LF);
         if (lineFeed < 0) {
             if (lineTooLong) {
-                fail(in, out, ERR_TOO_BIG_INLINE);
+                fail(in, out, lineTooLongError());
             }
             return false;
         }
@@ -199,7 +306,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         int carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
         if (carriageReturn < 0) {
             if (lineTooLong) {
-                fail(in, out, ERR_TOO_BIG_MBULK_COUNT);
+                fail(in, out, lineTooLongError());
             }
             return false;
         }
@@ -209,6 +316,10 @@ public final class RespDecoder extends ByteToMessageDecoder {
         long count = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
         if (!numberValid || count > Integer.MAX_VALUE) {
             fail(in, out, ERR_INVALID_MULTIBULK_LENGTH);
+            return false;
+        }
+        if (count > UNAUTHENTICATED_MAX_ARGUMENTS && authRequired) {
+            fail(in, out, ERR_UNAUTHENTICATED_MULTIBULK_LENGTH);
             return false;
         }
         consumeLine(in, carriageReturn);
@@ -228,7 +339,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
         int carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
         if (carriageReturn < 0) {
             if (lineTooLong) {
-                fail(in, out, ERR_TOO_BIG_BULK_COUNT);
+                fail(in, out, lineTooLongError());
             }
             return false;
         }
@@ -243,6 +354,10 @@ public final class RespDecoder extends ByteToMessageDecoder {
         long length = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
         if (!numberValid || length < 0 || length > limits.protoMaxBulkLen() || length > MAX_ARRAY_LENGTH) {
             fail(in, out, ERR_INVALID_BULK_LENGTH);
+            return false;
+        }
+        if (length > UNAUTHENTICATED_MAX_BULK && authRequired) {
+            fail(in, out, ERR_UNAUTHENTICATED_BULK_LENGTH);
             return false;
         }
         consumeLine(in, carriageReturn);
@@ -319,12 +434,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /**
      * Offset from the reader index of the first byte {@code finder} stops at within the current line,
-     * or -1 when it has not arrived; then {@link #lineTooLong} tells whether more than
-     * {@link #MAX_LINE_LENGTH} bytes came without it (Redis's rule, whatever the read sizes).
-     * Bytes already searched are not searched again.
+     * or -1 when it has not arrived; then {@link #lineTooLong} tells whether {@link #MAX_LINE_LENGTH}
+     * + {@link #READ_STEP} bytes were searched without it. Bytes already searched are not searched
+     * again. The test on what is buffered when the socket is read dry is {@link #channelReadComplete}'s.
      */
     private int findLineEnd(ByteBuf in, ByteProcessor finder) {
-        int searchable = Math.min(in.readableBytes(), MAX_LINE_LENGTH + 1);
+        int searchable = Math.min(in.readableBytes(), MAX_LINE_LENGTH + READ_STEP);
         if (lineScanned < searchable) {
             int found = in.forEachByte(in.readerIndex() + lineScanned, searchable - lineScanned, finder);
             if (found >= 0) {
@@ -333,8 +448,34 @@ public final class RespDecoder extends ByteToMessageDecoder {
             }
             lineScanned = searchable;
         }
-        lineTooLong = in.readableBytes() > MAX_LINE_LENGTH;
+        lineTooLong = lineScanned >= MAX_LINE_LENGTH + READ_STEP;
         return -1;
+    }
+
+    /**
+     * The socket has been read dry: Redis's test on what it holds (see the class comment). A line
+     * of which more than {@link #MAX_LINE_LENGTH} bytes are buffered, all searched without finding
+     * its terminator, is refused now.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        ByteBuf in = internalBuffer();
+        if ((state == State.INLINE_LINE || state == State.MULTIBULK_COUNT || state == State.BULK_LENGTH)
+            && lineScanned > MAX_LINE_LENGTH && lineScanned == in.readableBytes()) {
+            List<Object> out = new ArrayList<>(1);
+            fail(in, out, lineTooLongError());
+            ctx.fireChannelRead(out.get(0));
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    /** Redis's error for a line in the current state that is too long. */
+    private String lineTooLongError() {
+        return switch (state) {
+            case INLINE_LINE -> ERR_TOO_BIG_INLINE;
+            case MULTIBULK_COUNT -> ERR_TOO_BIG_MBULK_COUNT;
+            default -> ERR_TOO_BIG_BULK_COUNT;
+        };
     }
 
     /** Consumes a header line whose CR is at {@code carriageReturn} and the byte after it. */
@@ -419,6 +560,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     private void enterDiscard() {
         state = State.DISCARD;
+        awaitingLoop = false;
         argv = null;
         bulk = null;
     }

@@ -7,6 +7,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,8 +28,12 @@ final class DecoderHarness {
     private final List<Object> messages = new ArrayList<>();
 
     DecoderHarness(RespLimits limits) {
+        this(new RespDecoder(limits), limits);
+    }
+
+    DecoderHarness(RespDecoder decoder, RespLimits limits) {
         this.limits = limits;
-        this.decoder = new RespDecoder(limits);
+        this.decoder = decoder;
         this.channel = new EmbeddedChannel(decoder);
     }
 
@@ -49,7 +54,28 @@ final class DecoderHarness {
         return feed(bytes, 0, bytes.length);
     }
 
+    /**
+     * Feeds {@code bytes} as reads of {@code readSize} bytes that Netty delivers in one go, before
+     * the socket is read dry (one channelReadComplete), and returns everything emitted so far.
+     */
+    List<String> feedInReads(byte[] bytes, int readSize) {
+        List<ByteBuf> reads = new ArrayList<>();
+        for (int from = 0; from < bytes.length; from += readSize) {
+            reads.add(Unpooled.copiedBuffer(bytes, from, Math.min(readSize, bytes.length - from)));
+        }
+        fed.addAll(reads);
+        channel.writeInbound(reads.toArray());
+        drain();
+        return emitted;
+    }
+
     List<String> emitted() {
+        return emitted;
+    }
+
+    /** Collects what the decoder emitted outside a feed (after tasks ran) and returns everything so far. */
+    List<String> drainAndGet() {
+        drain();
         return emitted;
     }
 
@@ -81,19 +107,24 @@ final class DecoderHarness {
      * asserts all give the same result and, when {@code complete}, that nothing is left buffered.
      */
     static List<String> decodeEverySplit(byte[] input, boolean complete) {
-        DecoderHarness whole = new DecoderHarness();
+        return decodeEverySplit(DecoderHarness::new, input, complete);
+    }
+
+    /** {@link #decodeEverySplit(byte[], boolean)} with decoders set up by {@code factory}. */
+    static List<String> decodeEverySplit(Supplier<DecoderHarness> factory, byte[] input, boolean complete) {
+        DecoderHarness whole = factory.get();
         List<String> expected = new ArrayList<>(whole.feed(input));
         assertCompletion(whole, complete, "whole input");
         whole.finish();
         for (int split = 1; split < input.length; split++) {
-            DecoderHarness harness = new DecoderHarness();
+            DecoderHarness harness = factory.get();
             harness.feed(input, 0, split);
             harness.feed(input, split, input.length);
             assertEquals(expected, harness.emitted(), "split at " + split);
             assertCompletion(harness, complete, "split at " + split);
             harness.finish();
         }
-        DecoderHarness bytewise = new DecoderHarness();
+        DecoderHarness bytewise = factory.get();
         for (int i = 0; i < input.length; i++) {
             bytewise.feed(input, i, i + 1);
         }

@@ -149,4 +149,81 @@ class RespDecoderInlineTest {
         assertFalse(harness.decoder.discarding());
         harness.finish();
     }
+
+    @Test
+    void acceptsAnInlineLineOf70KilobytesThatArrivesInOneRead() {
+        String value = "x".repeat(70 * 1024);
+        DecoderHarness harness = new DecoderHarness();
+
+        harness.feed(bytes("ECHO " + value + "\r\n"));
+
+        assertEquals(List.of(command("ECHO", value)), harness.emitted());
+        harness.finish();
+    }
+
+    @Test
+    void refusesAnInlineLineOnceMoreThan64KilobytesOfItArrivedWithoutNewline() {
+        byte[] line = bytes("ECHO " + "x".repeat(70 * 1024) + "\r\n");
+        DecoderHarness harness = new DecoderHarness();
+
+        harness.feed(line, 0, RespDecoder.MAX_LINE_LENGTH + 1);
+        harness.feed(line, RespDecoder.MAX_LINE_LENGTH + 1, line.length);
+
+        assertEquals(List.of(replyError("ERR Protocol error: too big inline request")), harness.emitted());
+        harness.finish();
+    }
+
+    @Test
+    void acceptsALineWhoseNewlineEndsItsFirst80KilobytesWhenItArrivesAtOnce() {
+        String value = "x".repeat(80 * 1024 - "ECHO \r\n".length());
+        DecoderHarness harness = new DecoderHarness();
+
+        harness.feed(bytes("ECHO " + value + "\r\n"));
+
+        assertEquals(List.of(command("ECHO", value)), harness.emitted());
+        harness.finish();
+    }
+
+    @Test
+    void refusesALineWhoseNewlineIsPastItsFirst80KilobytesEvenWhenItArrivesAtOnce() {
+        String value = "x".repeat(80 * 1024 - "ECHO \r\n".length() + 1);
+        DecoderHarness harness = new DecoderHarness();
+
+        harness.feed(bytes("ECHO " + value + "\r\n"));
+
+        assertEquals(List.of(replyError("ERR Protocol error: too big inline request")), harness.emitted());
+        harness.finish();
+    }
+
+    @Test
+    void judgesHeaderLinesByTheSameBufferedInputRule() {
+        String digits = "1".repeat(70 * 1024);
+        DecoderHarness whole = new DecoderHarness();
+        DecoderHarness split = new DecoderHarness();
+
+        whole.feed(bytes("*1\r\n$" + digits + "\r\n"));
+        byte[] input = bytes("*1\r\n$" + digits + "\r\n");
+        split.feed(input, 0, 4 + RespDecoder.MAX_LINE_LENGTH + 1);
+        split.feed(input, 4 + RespDecoder.MAX_LINE_LENGTH + 1, input.length);
+
+        assertEquals(List.of(replyError("ERR Protocol error: invalid bulk length")), whole.emitted());
+        assertEquals(List.of(replyError("ERR Protocol error: too big bulk count string")), split.emitted());
+        whole.finish();
+        split.finish();
+    }
+
+    @Test
+    void judgesALineThatArrivesAtOnceTheSameWhateverNettysReadSizes() {
+        String value = "x".repeat(70 * 1024);
+        byte[] line = bytes("ECHO " + value + "\r\n");
+
+        for (int readSize : new int[] {2048, 16 * 1024, 32 * 1024, 60 * 1024, 64 * 1024}) {
+            DecoderHarness harness = new DecoderHarness();
+
+            harness.feedInReads(line, readSize);
+
+            assertEquals(List.of(command("ECHO", value)), harness.emitted(), "reads of " + readSize);
+            harness.finish();
+        }
+    }
 }

@@ -67,7 +67,7 @@ public final class Client {
         this.createdMs = createdMs;
         this.lastInteractionMs = createdMs;
         this.db = server.db(0);
-        this.authenticated = !server.requiresAuth();
+        authenticated(!server.requiresAuth());
     }
 
     public long id() {
@@ -182,8 +182,13 @@ public final class Client {
         return authenticated;
     }
 
+    /** Sets the AUTH state; the connection's decoder limits what an unauthenticated client may send. */
     public void authenticated(boolean authenticated) {
         this.authenticated = authenticated;
+        dev.ebb.resp.RespDecoder decoder = decoder();
+        if (decoder != null) {
+            decoder.authRequired(!authenticated);
+        }
     }
 
     public boolean hasFlag(int flag) {

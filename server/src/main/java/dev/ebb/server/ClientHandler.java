@@ -1,5 +1,6 @@
 package dev.ebb.server;
 
+import dev.ebb.resp.RespDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -26,6 +27,8 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
     private final CommandLoop loop;
     private Client client;
     private List<Object> batch;
+    /** With a loop of its own: told when a batch has run (it may wait for an unauthenticated command's outcome). */
+    private RespDecoder decoder;
 
     ClientHandler(CommandLoop loop) {
         this.loop = loop;
@@ -36,6 +39,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         client = loop.newClient(ctx.channel());
         if (!loop.inLoop()) {
             batch = new ArrayList<>();
+            decoder = ctx.pipeline().get(RespDecoder.class);
         }
         ctx.fireChannelActive();
     }
@@ -57,7 +61,13 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
             List<Object> work = batch;
             batch = new ArrayList<>(Math.max(4, work.size()));
             Client c = client;
-            loop.executor().execute(() -> loop.handleBatch(c, work));
+            RespDecoder d = decoder;
+            loop.executor().execute(() -> {
+                loop.handleBatch(c, work);
+                if (d != null) {
+                    d.commandsRan();
+                }
+            });
         }
     }
 

@@ -90,7 +90,7 @@ public final class EbbServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline()
                                 .addLast("input-counter", new ClientHandler.InputCounter(server.stats()))
-                                .addLast("resp-decoder", new RespDecoder(limits))
+                                .addLast("resp-decoder", new RespDecoder(limits, ioThreads > 1))
                                 .addLast("client", new ClientHandler(loop));
                     }
                 });

@@ -72,6 +72,7 @@ public final class Server {
     private final KeyWatches watches;
     private final ClusterNode cluster;
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
+    private final CrossProtocolGuard crossProtocolGuard = new CrossProtocolGuard();
     private long nowMs;
     private int executionDepth;
     /** {@link OutputBufferLimiter#floor} of the configured limits. */
@@ -163,11 +164,15 @@ public final class Server {
     }
 
     /**
-     * Runs one command for {@code c}: look up its spec, check arity and authentication, run it.
+     * Runs one command for {@code c}: close it if the command is an HTTP line (see
+     * {@link CrossProtocolGuard}), look up its spec, check arity and authentication, run it.
      * Every outcome is a reply; an unexpected exception in a command is logged and answered with
      * an error rather than taking the loop down.
      */
     void call(Client c, byte[][] argv) {
+        if (crossProtocolGuard.refused(c, argv, clock)) {
+            return;
+        }
         if (scripting != null && scripting.busy()) {
             BusyPump.callWhileBusy(this, c, argv);
             return;

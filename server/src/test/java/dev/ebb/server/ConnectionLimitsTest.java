@@ -105,10 +105,46 @@ class ConnectionLimitsTest {
         }
     }
 
-    /** What the kernel's socket buffers on both ends may take in after the server stopped reading. */
-    private static final long SOCKET_SLACK = 16L << 20;
+    @Test
+    void aSeventyKilobyteInlineCommandWrittenAtOnceShouldBeAcceptedAsRedisAcceptsIt() throws Exception {
+        String value = "x".repeat(70 * 1024);
+        try (Socket s = socket()) {
+            s.getOutputStream().write(("ECHO " + value + "\r\nQUIT\r\n").getBytes(StandardCharsets.US_ASCII));
 
-    private static long sendUntilClosed(OutputStream out, long limit) {
+            assertEquals("$" + value.length() + "\r\n" + value + "\r\n+OK\r\n", readAll(s.getInputStream()));
+        }
+    }
+
+    @Test
+    void anUnterminatedLineJustOver64KbShouldBeRefusedWithoutWaitingForMore() throws Exception {
+        byte[] head = new byte[64 * 1024 + 1];
+        Arrays.fill(head, (byte) 'x');
+        head[0] = 'E';
+        try (Socket s = socket()) {
+            s.getOutputStream().write(head);
+
+            // Nothing more is sent: the server must decide on the 64 KB + 1 bytes it holds.
+            String reply = readUntilClosedOrLine(s.getInputStream());
+
+            assertEquals("-ERR Protocol error: too big inline request\r\n", reply);
+        }
+    }
+
+    private static String readUntilClosedOrLine(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        for (int b; (b = in.read()) != -1; ) {
+            buf.write(b);
+            if (b == '\n') {
+                break;
+            }
+        }
+        return buf.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** What the kernel's socket buffers on both ends may take in after the server stopped reading. */
+    static final long SOCKET_SLACK = 16L << 20;
+
+    static long sendUntilClosed(OutputStream out, long limit) {
         byte[] chunk = new byte[64 * 1024];
         Arrays.fill(chunk, (byte) 'x');
         long sent = 0;

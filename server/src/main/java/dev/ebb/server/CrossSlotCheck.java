@@ -41,10 +41,7 @@ final class CrossSlotCheck {
         if (exec ? !transactionCrossSlot(c) : !crossSlot(spec, argv)) {
             return false;
         }
-        if (exec) {
-            c.discardTransaction();
-        }
-        server.reject(c, spec, Errors.CROSSSLOT);
+        server.rejectForCluster(c, spec, Errors.CROSSSLOT);
         return true;
     }
 

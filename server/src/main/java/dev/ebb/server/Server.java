@@ -336,6 +336,21 @@ public final class Server {
     }
 
     /**
+     * Answers a command refused because of the cluster (CROSSSLOT): as Redis's processCommand, an
+     * EXEC's transaction is discarded and the error sent as it is (not as EXECABORT); any other
+     * command inside MULTI flags the transaction.
+     */
+    void rejectForCluster(Client c, CommandSpec spec, String error) {
+        commandStats.rejected(spec);
+        if (spec.fullName().equals("exec")) {
+            c.discardTransaction();
+        } else if (c.inMulti()) {
+            c.transaction().flagQueueError();
+        }
+        c.reply().error(error);
+    }
+
+    /**
      * Answers a command refused at dispatch. Inside MULTI the refusal flags the transaction (EXEC
      * will abort), and a refused EXEC itself discards any transaction and answers EXECABORT, as
      * Redis's rejectCommand does.

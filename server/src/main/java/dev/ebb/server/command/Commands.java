@@ -15,6 +15,7 @@ public final class Commands {
             MonitorCommand.specs(),
             SlowlogCommands.specs(),
             LatencyCommands.specs(),
+            LolwutCommand.specs(),
             TransactionCommands.specs(),
             ClusterCommands.specs(),
             ZSetCommands.specs(),

@@ -30,11 +30,14 @@ class ArgumentsTest {
         assertEquals(1000.0, parse("1e3"));
         assertEquals(-1.5, parse("-1.5"));
         assertEquals(Double.POSITIVE_INFINITY, parse("+inf"));
+        assertEquals(16.0, parse("0x10"), "C99 hexadecimal floats, as strtod");
+        assertEquals(-3.0, parse("-0x1.8p1"));
+        assertEquals(0.5, parse("0x.8"));
     }
 
     @Test
     void malformedNumbersAreRejected() {
-        for (String bad : new String[] {"", "-", "--1", "1-", "12a", " 1", "1 ", "nan", "0x10"}) {
+        for (String bad : new String[] {"", "-", "--1", "1-", "12a", " 1", "1 ", "nan", "0x", "0x1p", "0x1.8q1", "1d"}) {
             assertThrows(NumberFormatException.class, () -> parse(bad), bad);
         }
     }

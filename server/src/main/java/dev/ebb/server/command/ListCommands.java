@@ -331,7 +331,8 @@ public final class ListCommands {
             return;
         }
         ListValue list = (ListValue) found;
-        int at = position(Arguments.parseLong(argv[2]), list.size());
+        // Redis passes the index on as a C int: only its low 32 bits count (2^63-1 is -1).
+        int at = position((int) Arguments.parseLong(argv[2]), list.size());
         if (at < 0) {
             c.reply().error(Errors.INDEX_OUT_OF_RANGE);
             return;

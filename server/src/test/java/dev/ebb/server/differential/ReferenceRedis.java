@@ -1,0 +1,102 @@
+package dev.ebb.server.differential;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The reference redis-server 7.2.4 of {@code ../shared/reference/} (beside the project's root),
+ * started on a free loopback port for one test class and stopped by its own process handle.
+ * {@link #startOrNull} returns null, with the reason in {@link #unavailableReason}, where the binary
+ * is missing or will not start, so that tests can skip with a clear message.
+ */
+public final class ReferenceRedis implements AutoCloseable {
+    /** Why the last {@link #startOrNull} returned null. */
+    public static String unavailableReason = "";
+
+    private final Process process;
+    private final int port;
+    private final Path dir;
+
+    private ReferenceRedis(Process process, int port, Path dir) {
+        this.process = process;
+        this.port = port;
+        this.dir = dir;
+    }
+
+    /** The binary: {@code <project root>/../shared/reference/redis-7.2.4/redis-server}. */
+    public static Path binary() {
+        Path module = Path.of("").toAbsolutePath();
+        Path root = Files.exists(module.resolve("server")) ? module : module.getParent();
+        return root.getParent().resolve("shared/reference/redis-7.2.4/redis-server").normalize();
+    }
+
+    /** Starts the reference server with {@code extraArgs}, or returns null if it cannot run here. */
+    public static ReferenceRedis startOrNull(String... extraArgs) {
+        Path binary = binary();
+        if (!Files.isExecutable(binary)) {
+            unavailableReason = "reference redis-server not found at " + binary;
+            return null;
+        }
+        try {
+            int port;
+            try (ServerSocket probe = new ServerSocket(0)) {
+                port = probe.getLocalPort();
+            }
+            Path dir = Files.createTempDirectory("ebb-reference-redis");
+            List<String> command = new java.util.ArrayList<>(List.of(binary.toString(), "--port", String.valueOf(port),
+                    "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+            command.addAll(List.of(extraArgs));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("redis.log").toFile()).start();
+            ReferenceRedis redis = new ReferenceRedis(process, port, dir);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < deadline) {
+                if (!process.isAlive()) {
+                    unavailableReason = "reference redis-server exited: " + Files.readString(dir.resolve("redis.log"));
+                    return null;
+                }
+                try (Socket s = new Socket("127.0.0.1", port)) {
+                    return redis;
+                } catch (IOException notYet) {
+                    Thread.sleep(20);
+                }
+            }
+            redis.close();
+            unavailableReason = "reference redis-server did not accept connections within 10 s";
+            return null;
+        } catch (IOException | InterruptedException e) {
+            unavailableReason = "reference redis-server could not start: " + e;
+            return null;
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        try (var files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // a temporary directory left behind is harmless
+        }
+    }
+}

@@ -98,6 +98,17 @@ public final class RespWriter {
         return taken;
     }
 
+    /**
+     * Drops what was encoded after {@link #pendingBytes()} was {@code mark}, for a reply cut short
+     * (an allocation failed half way through an array); nothing if less than that is pending (the
+     * buffer was taken since).
+     */
+    public void discardFrom(int mark) {
+        if (buffer != null && mark < buffer.readableBytes()) {
+            buffer.writerIndex(buffer.readerIndex() + mark);
+        }
+    }
+
     /** Frees what is pending, for a client that went away. */
     public void release() {
         if (buffer != null) {

@@ -31,7 +31,23 @@ import java.util.List;
  *       that reports collection usage, {@code denyoom} commands are refused with the same OOM
  *       error, so a full heap stops writes long before the JVM would throw OutOfMemoryError. The
  *       flag is refreshed by the cron ({@link #refreshHeapState}), so it costs one field read per
- *       command.</li>
+ *       command while the heap is fine.</li>
+ *   <li><b>Re-arming the safety net.</b> The after-GC reading goes stale: once writes stop, little
+ *       is allocated and no old-generation collection may run for a long time (under G1 on Java 17
+ *       the old pool's after-GC usage changes only at a full collection), so after FLUSHALL the
+ *       reading would still say "full". Two checks clear the flag: (1) cheaply, on every refused
+ *       write and every cron tick, the pool's current occupancy (garbage included) — if even that is
+ *       under the line, the heap is not short; (2) when the keyspace's {@code used_memory} has
+ *       dropped by more than a tenth of the heap (the margin above the line) since the heap was found
+ *       short, the cron asks for a full collection ({@code System.gc()}, at most once every
+ *       {@value #FORCED_GC_INTERVAL_MS} ms) and reads again. So the server recovers within a cron
+ *       tick or two of FLUSHALL or a large DEL, as Redis does at once, and a heap that is truly
+ *       full costs no collections it did not need.</li>
+ *   <li><b>Large allocations</b> ({@link #tryAllocate}): a command that builds a big array
+ *       (APPEND, SETRANGE, SETBIT growth, Lua's {@code string.rep}) first checks its size against
+ *       the heap that is left and gets null, to refuse with OOM, instead of an OutOfMemoryError.
+ *       The server turns any OutOfMemoryError a command still raises into the same OOM reply
+ *       ({@link Server#execute}), keeping the connection and the loop.</li>
  * </ul>
  *
  * <p>Costs per command with a limit set: O(databases) to sum {@code used_memory}, plus the evictions
@@ -40,29 +56,40 @@ import java.util.List;
 public final class MemoryGuard {
     /** Heap occupancy after GC, in percent of the pool's maximum, above which writes are refused. */
     static final int HEAP_SHORT_PERCENT = 90;
+    /** Least time between two collections forced to re-arm the heap safety net. */
+    static final long FORCED_GC_INTERVAL_MS = 1000;
+    /** Heap pools that hold what survives collections, JVM-wide. */
+    private static final List<MemoryPoolMXBean> COLLECTED_HEAP_POOLS = collectedHeapPools();
 
     private final Server server;
     private final Database[] dbs;
     private final Evictor evictor = new Evictor();
-    private final List<MemoryPoolMXBean> collectedHeapPools = new ArrayList<>();
     private EvictionPolicy policy;
     private boolean heapShort;
+    /** {@code used_memory} when the heap was last found short, to tell when the keyspace shrank. */
+    private long usedWhenShort;
+    private long lastForcedGcNanos;
 
     MemoryGuard(Server server, Database[] dbs) {
         this.server = server;
         this.dbs = dbs;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported()
-                    && holdsSurvivors(pool.getName())) {
-                collectedHeapPools.add(pool);
-            }
-        }
         ServerConfig config = server.config();
         Runnable reconfigure = this::configure;
         config.onChange("maxmemory-policy", reconfigure);
         config.onChange("lfu-log-factor", reconfigure);
         config.onChange("lfu-decay-time", reconfigure);
         configure();
+    }
+
+    private static List<MemoryPoolMXBean> collectedHeapPools() {
+        List<MemoryPoolMXBean> pools = new ArrayList<>();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported()
+                    && holdsSurvivors(pool.getName())) {
+                pools.add(pool);
+            }
+        }
+        return List.copyOf(pools);
     }
 
     private void configure() {
@@ -92,7 +119,7 @@ public final class MemoryGuard {
      */
     boolean admit(CommandSpec spec) {
         boolean denyoom = spec.has(CommandFlags.DENYOOM);
-        if (heapShort && denyoom) {
+        if (heapShort && denyoom && occupiedOverLine(false)) {
             return false;
         }
         long limit = server.config().maxmemory();
@@ -149,19 +176,75 @@ public final class MemoryGuard {
     }
 
     /**
-     * Re-reads whether the heap is short: any collected heap pool whose usage after its last
-     * collection exceeds {@value #HEAP_SHORT_PERCENT}% of its maximum.
+     * Re-reads whether the heap is short: some collected heap pool's usage after its last
+     * collection exceeds {@value #HEAP_SHORT_PERCENT}% of its maximum, and its current usage does
+     * too. While short, forces a collection if the keyspace has shrunk by a tenth of the heap since
+     * (see the class comment).
      */
     void refreshHeapState() {
-        boolean shortNow = false;
-        for (MemoryPoolMXBean pool : collectedHeapPools) {
-            MemoryUsage afterGc = pool.getCollectionUsage();
-            if (afterGc != null && afterGc.getMax() > 0
-                    && afterGc.getUsed() * 100 > afterGc.getMax() * (long) HEAP_SHORT_PERCENT) {
-                shortNow = true;
+        boolean shortNow = occupiedOverLine(true) && occupiedOverLine(false);
+        if (shortNow) {
+            long used = Evictor.usedMemory(dbs);
+            if (!heapShort) {
+                usedWhenShort = used;
+            } else if (usedWhenShort - used > Runtime.getRuntime().maxMemory() / 10
+                    && System.nanoTime() - lastForcedGcNanos > FORCED_GC_INTERVAL_MS * 1_000_000) {
+                long start = System.nanoTime();
+                System.gc();
+                lastForcedGcNanos = System.nanoTime();
+                server.latencyMonitor().record("forced-gc", (lastForcedGcNanos - start) / 1_000_000, server.nowMs());
+                usedWhenShort = used;
+                shortNow = occupiedOverLine(true) && occupiedOverLine(false);
             }
         }
         heapShort = shortNow;
+        if (!shortNow) {
+            usedWhenShort = 0;
+        }
+    }
+
+    /**
+     * Whether any collected heap pool is above {@value #HEAP_SHORT_PERCENT}% of its maximum, by its
+     * usage after the last collection ({@code afterGc}) or by its current usage, garbage included.
+     */
+    private static boolean occupiedOverLine(boolean afterGc) {
+        for (MemoryPoolMXBean pool : COLLECTED_HEAP_POOLS) {
+            MemoryUsage usage = afterGc ? pool.getCollectionUsage() : pool.getUsage();
+            if (usage != null && usage.getMax() > 0
+                    && usage.getUsed() * 100 > usage.getMax() * (long) HEAP_SHORT_PERCENT) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A zeroed {@code byte[length]}, or null if the heap cannot hold it: refused at once when it is
+     * larger than the heap's maximum less what its collected pools hold (the lower of their usage
+     * after the last collection and now), else allocated, and null if that still raises
+     * OutOfMemoryError (a failed allocation of one array takes nothing else down). The caller
+     * replies OOM. Any thread.
+     */
+    public static byte[] tryAllocate(int length) {
+        if (length > Runtime.getRuntime().maxMemory() - liveHeapBytes()) {
+            return null;
+        }
+        try {
+            return new byte[length];
+        } catch (OutOfMemoryError e) {
+            return null;
+        }
+    }
+
+    /** Bytes the collected heap pools hold, at best as of their last collection. */
+    private static long liveHeapBytes() {
+        long live = 0;
+        for (MemoryPoolMXBean pool : COLLECTED_HEAP_POOLS) {
+            MemoryUsage afterGc = pool.getCollectionUsage();
+            long now = pool.getUsage().getUsed();
+            live += afterGc == null ? now : Math.min(afterGc.getUsed(), now);
+        }
+        return live;
     }
 
     /** Whether writes are currently refused because the JVM heap is nearly full. */

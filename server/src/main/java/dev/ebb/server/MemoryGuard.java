@@ -9,12 +9,14 @@ import dev.ebb.storage.EvictionListener;
 import dev.ebb.storage.EvictionPolicy;
 import dev.ebb.storage.Evictor;
 import dev.ebb.storage.NanoClock;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
+import javax.management.NotificationEmitter;
 
 /**
  * Keeps memory within bounds before each command (Redis's performEvictions in processCommand):
@@ -26,12 +28,14 @@ import java.util.List;
  *       left), commands flagged {@code denyoom} are refused with OOM; everything else runs. If the
  *       budget ran out while keys remain, the command runs and the cron carries on evicting.</li>
  *   <li><b>JVM heap safety net</b>, independent of maxmemory: when the heap after the last
- *       garbage collection is above {@value #HEAP_SHORT_PERCENT}% of its maximum in any heap pool
+ *       garbage collection is above {@link #HEAP_SHORT_PERCENT}% of its maximum in any heap pool
  *       that holds survivors (the old generation; not eden or survivor spaces)
  *       that reports collection usage, {@code denyoom} commands are refused with the same OOM
  *       error, so a full heap stops writes long before the JVM would throw OutOfMemoryError. The
  *       flag is refreshed by the cron ({@link #refreshHeapState}), so it costs one field read per
- *       command while the heap is fine.</li>
+ *       command while the heap is fine; and after every collection (the collectors' JMX
+ *       notification sets a flag the next command reads), so a client writing fast cannot push
+ *       the heap past the line during the time to the next cron tick.</li>
  *   <li><b>Re-arming the safety net.</b> The after-GC reading goes stale: once writes stop, little
  *       is allocated and no old-generation collection may run for a long time (under G1 on Java 17
  *       the old pool's after-GC usage changes only at a full collection), so after FLUSHALL the
@@ -40,7 +44,10 @@ import java.util.List;
  *       under the line, the heap is not short; (2) when the keyspace's {@code used_memory} has
  *       dropped by more than a tenth of the heap (the margin above the line) since the heap was found
  *       short, the cron asks for a full collection ({@code System.gc()}, at most once every
- *       {@value #FORCED_GC_INTERVAL_MS} ms) and reads again. So the server recovers within a cron
+ *       {@value #FORCED_GC_INTERVAL_MS} ms) and reads again. The same collection is forced the
+ *       other way round, when the pool's current occupancy is over the line but its last after-GC
+ *       reading is not: under G1 that reading would otherwise wait for the full collection the JVM
+ *       makes only once the heap is exhausted, too late to refuse writes before OutOfMemoryError. So the server recovers within a cron
  *       tick or two of FLUSHALL or a large DEL, as Redis does at once, and a heap that is truly
  *       full costs no collections it did not need.</li>
  *   <li><b>Large allocations</b> ({@link #tryAllocate}): a command that builds a big array
@@ -54,12 +61,29 @@ import java.util.List;
  * it performs. Loop thread only.
  */
 public final class MemoryGuard {
-    /** Heap occupancy after GC, in percent of the pool's maximum, above which writes are refused. */
-    static final int HEAP_SHORT_PERCENT = 90;
+    /**
+     * Heap occupancy after GC, in percent of the pool's maximum, above which writes are refused: 90,
+     * or the system property {@code ebb.heapShortPercent} (for tests, which need a line well below
+     * where a small heap starts to thrash).
+     */
+    static final int HEAP_SHORT_PERCENT = Integer.getInteger("ebb.heapShortPercent", 90);
     /** Least time between two collections forced to re-arm the heap safety net. */
-    static final long FORCED_GC_INTERVAL_MS = 1000;
+    static final long FORCED_GC_INTERVAL_MS = 250;
     /** Heap pools that hold what survives collections, JVM-wide. */
     private static final List<MemoryPoolMXBean> COLLECTED_HEAP_POOLS = collectedHeapPools();
+    /** The JMX notification type a garbage collector sends when it ends a collection. */
+    private static final String GC_NOTIFICATION = "com.sun.management.gc.notification";
+    /** Set by the JVM's notification thread after every collection, cleared by {@link #admit}. */
+    private static volatile boolean collected;
+
+    static {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc instanceof NotificationEmitter) {
+                ((NotificationEmitter) gc).addNotificationListener((notification, handback) -> collected = true,
+                        notification -> GC_NOTIFICATION.equals(notification.getType()), null);
+            }
+        }
+    }
 
     private final Server server;
     private final Database[] dbs;
@@ -119,6 +143,10 @@ public final class MemoryGuard {
      */
     boolean admit(CommandSpec spec) {
         boolean denyoom = spec.has(CommandFlags.DENYOOM);
+        if (collected) {
+            collected = false;
+            refreshHeapState();
+        }
         if (heapShort && denyoom && occupiedOverLine(false)) {
             return false;
         }
@@ -177,22 +205,26 @@ public final class MemoryGuard {
 
     /**
      * Re-reads whether the heap is short: some collected heap pool's usage after its last
-     * collection exceeds {@value #HEAP_SHORT_PERCENT}% of its maximum, and its current usage does
+     * collection exceeds {@link #HEAP_SHORT_PERCENT}% of its maximum, and its current usage does
      * too. While short, forces a collection if the keyspace has shrunk by a tenth of the heap since
      * (see the class comment).
      */
     void refreshHeapState() {
-        boolean shortNow = occupiedOverLine(true) && occupiedOverLine(false);
+        boolean afterGcOver = occupiedOverLine(true);
+        boolean nowOver = occupiedOverLine(false);
+        if (nowOver && !afterGcOver && mayForceCollection()) {
+            // The pool filled past the line since its last collection was measured: measure again.
+            forceCollection();
+            afterGcOver = occupiedOverLine(true);
+            nowOver = occupiedOverLine(false);
+        }
+        boolean shortNow = afterGcOver && nowOver;
         if (shortNow) {
             long used = Evictor.usedMemory(dbs);
             if (!heapShort) {
                 usedWhenShort = used;
-            } else if (usedWhenShort - used > Runtime.getRuntime().maxMemory() / 10
-                    && System.nanoTime() - lastForcedGcNanos > FORCED_GC_INTERVAL_MS * 1_000_000) {
-                long start = System.nanoTime();
-                System.gc();
-                lastForcedGcNanos = System.nanoTime();
-                server.latencyMonitor().record("forced-gc", (lastForcedGcNanos - start) / 1_000_000, server.nowMs());
+            } else if (usedWhenShort - used > Runtime.getRuntime().maxMemory() / 10 && mayForceCollection()) {
+                forceCollection();
                 usedWhenShort = used;
                 shortNow = occupiedOverLine(true) && occupiedOverLine(false);
             }
@@ -203,8 +235,20 @@ public final class MemoryGuard {
         }
     }
 
+    private boolean mayForceCollection() {
+        return System.nanoTime() - lastForcedGcNanos > FORCED_GC_INTERVAL_MS * 1_000_000;
+    }
+
+    /** A full collection, so the after-GC readings are current; timed as latency event "forced-gc". */
+    private void forceCollection() {
+        long start = System.nanoTime();
+        System.gc();
+        lastForcedGcNanos = System.nanoTime();
+        server.latencyMonitor().record("forced-gc", (lastForcedGcNanos - start) / 1_000_000, server.nowMs());
+    }
+
     /**
-     * Whether any collected heap pool is above {@value #HEAP_SHORT_PERCENT}% of its maximum, by its
+     * Whether any collected heap pool is above {@link #HEAP_SHORT_PERCENT}% of its maximum, by its
      * usage after the last collection ({@code afterGc}) or by its current usage, garbage included.
      */
     private static boolean occupiedOverLine(boolean afterGc) {

@@ -47,9 +47,11 @@ import javax.management.NotificationEmitter;
  *       {@value #FORCED_GC_INTERVAL_MS} ms) and reads again. The same collection is forced the
  *       other way round, when the pool's current occupancy is over the line but its last after-GC
  *       reading is not: under G1 that reading would otherwise wait for the full collection the JVM
- *       makes only once the heap is exhausted, too late to refuse writes before OutOfMemoryError. So the server recovers within a cron
- *       tick or two of FLUSHALL or a large DEL, as Redis does at once, and a heap that is truly
- *       full costs no collections it did not need.</li>
+ *       makes only once the heap is exhausted, too late to refuse writes before OutOfMemoryError.
+ *       So the server recovers within a cron tick or two of FLUSHALL or a large DEL (Redis does at
+ *       once), and a heap that stays truly full costs no further forced collections. The price: a
+ *       full collection, at most every {@value #FORCED_GC_INTERVAL_MS} ms, while the old
+ *       generation sits above the line.</li>
  *   <li><b>Large allocations</b> ({@link #tryAllocate}): a command that builds a big array
  *       (APPEND, SETRANGE, SETBIT growth, Lua's {@code string.rep}) first checks its size against
  *       the heap that is left and gets null, to refuse with OOM, instead of an OutOfMemoryError.
@@ -58,7 +60,8 @@ import javax.management.NotificationEmitter;
  * </ul>
  *
  * <p>Costs per command with a limit set: O(databases) to sum {@code used_memory}, plus the evictions
- * it performs. Loop thread only.
+ * it performs; without one, a volatile read (and a re-read of the heap pools after a collection).
+ * Loop thread only, except {@link #tryAllocate}.
  */
 public final class MemoryGuard {
     /**

@@ -173,6 +173,40 @@ public final class RespWriter {
         return block;
     }
 
+    /**
+     * Drops what was encoded after {@link #pendingBytes()} was {@code mark}, for a reply cut short
+     * (an allocation failed half way through an array): the newest blocks go, the one the mark falls
+     * in is cut back. Nothing if no more than that is pending (the output was taken since).
+     */
+    public void discardFrom(long mark) {
+        long excess = pendingBytes() - Math.max(0, mark);
+        if (excess <= 0) {
+            return;
+        }
+        if (current != null) {
+            int inCurrent = current.readableBytes();
+            if (excess < inCurrent) {
+                current.writerIndex(current.writerIndex() - (int) excess);
+                return;
+            }
+            excess -= inCurrent;
+            current.release();
+            current = null;
+        }
+        while (excess > 0) {
+            ByteBuf last = sealed.peekLast();
+            int n = last.readableBytes();
+            if (excess < n) {
+                last.writerIndex(last.writerIndex() - (int) excess);
+                sealedBytes -= excess;
+                return;
+            }
+            sealed.pollLast().release();
+            sealedBytes -= n;
+            excess -= n;
+        }
+    }
+
     /** Frees what is pending, for a client that went away. */
     public void release() {
         if (current != null) {

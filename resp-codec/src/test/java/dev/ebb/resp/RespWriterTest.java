@@ -292,6 +292,30 @@ class RespWriterTest {
     }
 
     @Test
+    void discardFromShouldCutBackToTheMarkAcrossBlocks() {
+        writer.ok();
+        long mark = writer.pendingBytes();
+        writer.arrayHeader(3).bulkRef(new byte[50_000]).bulk(new byte[20_000]).integer(7);
+
+        writer.discardFrom(mark);
+
+        assertEquals(mark, writer.pendingBytes());
+        writer.pong();
+        assertEquals("+OK\r\n+PONG\r\n", decodeAndRelease(writer.take()));
+    }
+
+    @Test
+    void discardFromShouldCutWithinTheCurrentBlockAndIgnoreAMarkAlreadyPassed() {
+        writer.ok().integer(5000);
+        writer.discardFrom(5);
+        assertEquals("+OK\r\n", decodeAndRelease(writer.take()));
+
+        writer.ok();
+        writer.discardFrom(100);
+        assertEquals("+OK\r\n", decodeAndRelease(writer.take()));
+    }
+
+    @Test
     void releaseShouldFreeEveryPendingBlock() {
         writer.bulk(new byte[40_000]).ok().bulkRef(new byte[10_000]).ok();
         ByteBuf first = writer.next(1000);

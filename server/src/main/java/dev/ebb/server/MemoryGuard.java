@@ -9,12 +9,14 @@ import dev.ebb.storage.EvictionListener;
 import dev.ebb.storage.EvictionPolicy;
 import dev.ebb.storage.Evictor;
 import dev.ebb.storage.NanoClock;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
+import javax.management.NotificationEmitter;
 
 /**
  * Keeps memory within bounds before each command (Redis's performEvictions in processCommand):
@@ -26,43 +28,95 @@ import java.util.List;
  *       left), commands flagged {@code denyoom} are refused with OOM; everything else runs. If the
  *       budget ran out while keys remain, the command runs and the cron carries on evicting.</li>
  *   <li><b>JVM heap safety net</b>, independent of maxmemory: when the heap after the last
- *       garbage collection is above {@value #HEAP_SHORT_PERCENT}% of its maximum in any heap pool
+ *       garbage collection is above {@link #HEAP_SHORT_PERCENT}% of its maximum in any heap pool
  *       that holds survivors (the old generation; not eden or survivor spaces)
  *       that reports collection usage, {@code denyoom} commands are refused with the same OOM
  *       error, so a full heap stops writes long before the JVM would throw OutOfMemoryError. The
  *       flag is refreshed by the cron ({@link #refreshHeapState}), so it costs one field read per
- *       command.</li>
+ *       command while the heap is fine; and after every collection (the collectors' JMX
+ *       notification sets a flag the next command reads), so a client writing fast cannot push
+ *       the heap past the line during the time to the next cron tick.</li>
+ *   <li><b>Re-arming the safety net.</b> The after-GC reading goes stale: once writes stop, little
+ *       is allocated and no old-generation collection may run for a long time (under G1 on Java 17
+ *       the old pool's after-GC usage changes only at a full collection), so after FLUSHALL the
+ *       reading would still say "full". Two checks clear the flag: (1) cheaply, on every refused
+ *       write and every cron tick, the pool's current occupancy (garbage included) — if even that is
+ *       under the line, the heap is not short; (2) when the keyspace's {@code used_memory} has
+ *       dropped by more than a tenth of the heap (the margin above the line) since the heap was found
+ *       short, the cron asks for a full collection ({@code System.gc()}, at most once every
+ *       {@value #FORCED_GC_INTERVAL_MS} ms) and reads again. The same collection is forced the
+ *       other way round, when the pool's current occupancy is over the line but its last after-GC
+ *       reading is not: under G1 that reading would otherwise wait for the full collection the JVM
+ *       makes only once the heap is exhausted, too late to refuse writes before OutOfMemoryError.
+ *       So the server recovers within a cron tick or two of FLUSHALL or a large DEL (Redis does at
+ *       once), and a heap that stays truly full costs no further forced collections. The price: a
+ *       full collection, at most every {@value #FORCED_GC_INTERVAL_MS} ms, while the old
+ *       generation sits above the line.</li>
+ *   <li><b>Large allocations</b> ({@link #tryAllocate}): a command that builds a big array
+ *       (APPEND, SETRANGE, SETBIT growth, Lua's {@code string.rep}) first checks its size against
+ *       the heap that is left and gets null, to refuse with OOM, instead of an OutOfMemoryError.
+ *       The server turns any OutOfMemoryError a command still raises into the same OOM reply
+ *       ({@link Server#execute}), keeping the connection and the loop.</li>
  * </ul>
  *
  * <p>Costs per command with a limit set: O(databases) to sum {@code used_memory}, plus the evictions
- * it performs. Loop thread only.
+ * it performs; without one, a volatile read (and a re-read of the heap pools after a collection).
+ * Loop thread only, except {@link #tryAllocate}.
  */
 public final class MemoryGuard {
-    /** Heap occupancy after GC, in percent of the pool's maximum, above which writes are refused. */
-    static final int HEAP_SHORT_PERCENT = 90;
+    /**
+     * Heap occupancy after GC, in percent of the pool's maximum, above which writes are refused: 90,
+     * or the system property {@code ebb.heapShortPercent} (for tests, which need a line well below
+     * where a small heap starts to thrash).
+     */
+    static final int HEAP_SHORT_PERCENT = Integer.getInteger("ebb.heapShortPercent", 90);
+    /** Least time between two collections forced to re-arm the heap safety net. */
+    static final long FORCED_GC_INTERVAL_MS = 250;
+    /** Heap pools that hold what survives collections, JVM-wide. */
+    private static final List<MemoryPoolMXBean> COLLECTED_HEAP_POOLS = collectedHeapPools();
+    /** The JMX notification type a garbage collector sends when it ends a collection. */
+    private static final String GC_NOTIFICATION = "com.sun.management.gc.notification";
+    /** Set by the JVM's notification thread after every collection, cleared by {@link #admit}. */
+    private static volatile boolean collected;
+
+    static {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc instanceof NotificationEmitter) {
+                ((NotificationEmitter) gc).addNotificationListener((notification, handback) -> collected = true,
+                        notification -> GC_NOTIFICATION.equals(notification.getType()), null);
+            }
+        }
+    }
 
     private final Server server;
     private final Database[] dbs;
     private final Evictor evictor = new Evictor();
-    private final List<MemoryPoolMXBean> collectedHeapPools = new ArrayList<>();
     private EvictionPolicy policy;
     private boolean heapShort;
+    /** {@code used_memory} when the heap was last found short, to tell when the keyspace shrank. */
+    private long usedWhenShort;
+    private long lastForcedGcNanos;
 
     MemoryGuard(Server server, Database[] dbs) {
         this.server = server;
         this.dbs = dbs;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported()
-                    && holdsSurvivors(pool.getName())) {
-                collectedHeapPools.add(pool);
-            }
-        }
         ServerConfig config = server.config();
         Runnable reconfigure = this::configure;
         config.onChange("maxmemory-policy", reconfigure);
         config.onChange("lfu-log-factor", reconfigure);
         config.onChange("lfu-decay-time", reconfigure);
         configure();
+    }
+
+    private static List<MemoryPoolMXBean> collectedHeapPools() {
+        List<MemoryPoolMXBean> pools = new ArrayList<>();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP && pool.isCollectionUsageThresholdSupported()
+                    && holdsSurvivors(pool.getName())) {
+                pools.add(pool);
+            }
+        }
+        return List.copyOf(pools);
     }
 
     private void configure() {
@@ -92,7 +146,11 @@ public final class MemoryGuard {
      */
     boolean admit(CommandSpec spec) {
         boolean denyoom = spec.has(CommandFlags.DENYOOM);
-        if (heapShort && denyoom) {
+        if (collected) {
+            collected = false;
+            refreshHeapState();
+        }
+        if (heapShort && denyoom && occupiedOverLine(false)) {
             return false;
         }
         long limit = server.config().maxmemory();
@@ -149,19 +207,91 @@ public final class MemoryGuard {
     }
 
     /**
-     * Re-reads whether the heap is short: any collected heap pool whose usage after its last
-     * collection exceeds {@value #HEAP_SHORT_PERCENT}% of its maximum.
+     * Re-reads whether the heap is short: some collected heap pool's usage after its last
+     * collection exceeds {@link #HEAP_SHORT_PERCENT}% of its maximum, and its current usage does
+     * too. While short, forces a collection if the keyspace has shrunk by a tenth of the heap since
+     * (see the class comment).
      */
     void refreshHeapState() {
-        boolean shortNow = false;
-        for (MemoryPoolMXBean pool : collectedHeapPools) {
-            MemoryUsage afterGc = pool.getCollectionUsage();
-            if (afterGc != null && afterGc.getMax() > 0
-                    && afterGc.getUsed() * 100 > afterGc.getMax() * (long) HEAP_SHORT_PERCENT) {
-                shortNow = true;
+        boolean afterGcOver = occupiedOverLine(true);
+        boolean nowOver = occupiedOverLine(false);
+        if (nowOver && !afterGcOver && mayForceCollection()) {
+            // The pool filled past the line since its last collection was measured: measure again.
+            forceCollection();
+            afterGcOver = occupiedOverLine(true);
+            nowOver = occupiedOverLine(false);
+        }
+        boolean shortNow = afterGcOver && nowOver;
+        if (shortNow) {
+            long used = Evictor.usedMemory(dbs);
+            if (!heapShort) {
+                usedWhenShort = used;
+            } else if (usedWhenShort - used > Runtime.getRuntime().maxMemory() / 10 && mayForceCollection()) {
+                forceCollection();
+                usedWhenShort = used;
+                shortNow = occupiedOverLine(true) && occupiedOverLine(false);
             }
         }
         heapShort = shortNow;
+        if (!shortNow) {
+            usedWhenShort = 0;
+        }
+    }
+
+    private boolean mayForceCollection() {
+        return System.nanoTime() - lastForcedGcNanos > FORCED_GC_INTERVAL_MS * 1_000_000;
+    }
+
+    /** A full collection, so the after-GC readings are current; timed as latency event "forced-gc". */
+    private void forceCollection() {
+        long start = System.nanoTime();
+        System.gc();
+        lastForcedGcNanos = System.nanoTime();
+        server.latencyMonitor().record("forced-gc", (lastForcedGcNanos - start) / 1_000_000, server.nowMs());
+    }
+
+    /**
+     * Whether any collected heap pool is above {@link #HEAP_SHORT_PERCENT}% of its maximum, by its
+     * usage after the last collection ({@code afterGc}) or by its current usage, garbage included.
+     */
+    private static boolean occupiedOverLine(boolean afterGc) {
+        for (MemoryPoolMXBean pool : COLLECTED_HEAP_POOLS) {
+            MemoryUsage usage = afterGc ? pool.getCollectionUsage() : pool.getUsage();
+            if (usage != null && usage.getMax() > 0
+                    && usage.getUsed() * 100 > usage.getMax() * (long) HEAP_SHORT_PERCENT) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A zeroed {@code byte[length]}, or null if the heap cannot hold it: refused at once when it is
+     * larger than the heap's maximum less what its collected pools hold (the lower of their usage
+     * after the last collection and now), else allocated, and null if that still raises
+     * OutOfMemoryError (a failed allocation of one array takes nothing else down). The caller
+     * replies OOM. Any thread.
+     */
+    public static byte[] tryAllocate(int length) {
+        if (length > Runtime.getRuntime().maxMemory() - liveHeapBytes()) {
+            return null;
+        }
+        try {
+            return new byte[length];
+        } catch (OutOfMemoryError e) {
+            return null;
+        }
+    }
+
+    /** Bytes the collected heap pools hold, at best as of their last collection. */
+    private static long liveHeapBytes() {
+        long live = 0;
+        for (MemoryPoolMXBean pool : COLLECTED_HEAP_POOLS) {
+            MemoryUsage afterGc = pool.getCollectionUsage();
+            long now = pool.getUsage().getUsed();
+            live += afterGc == null ? now : Math.min(afterGc.getUsed(), now);
+        }
+        return live;
     }
 
     /** Whether writes are currently refused because the JVM heap is nearly full. */

@@ -2,6 +2,7 @@ package dev.ebb.server;
 
 import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
+import dev.ebb.server.command.Errors;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.slf4j.Logger;
@@ -44,12 +45,18 @@ public final class ScriptDispatch {
         c.touch(server.nowMs(), spec);
         server.stats().totalCommandsProcessed++;
         long start = System.nanoTime();
+        long replyMark = c.reply().pendingBytes();
         try {
             spec.handler().execute(c, argv);
         } catch (RuntimeException e) {
             LOG.error("Command '{}' failed unexpectedly in a script", spec.fullName(), e);
             server.stats().unexpectedErrorReplies++;
             c.reply().error("ERR " + e);
+        } catch (OutOfMemoryError e) {
+            // As Server#execute: refused with OOM, which the script sees as redis.call's error.
+            LOG.warn("Command '{}' in a script refused: {}", spec.fullName(), e.toString());
+            c.reply().discardFrom(replyMark);
+            c.reply().error(Errors.OOM);
         }
         server.commandStats().called(spec, System.nanoTime() - start, server.config().latencyTracking());
         server.attributeErrors(spec);

@@ -236,7 +236,7 @@ public final class Server {
     /**
      * Runs a command that has passed every dispatch check ({@link #call}, and EXEC for its queued
      * commands): stamps the client, counts it, and turns an unexpected exception into an error
-     * reply. The command failed (INFO commandstats) if it replied an error of its own: errors of
+     * reply and an OutOfMemoryError into the OOM error. The command failed (INFO commandstats) if it replied an error of its own: errors of
      * the commands it ran (EXEC's, a script's) are theirs, as in Redis.
      */
     public void execute(Client c, CommandSpec spec, byte[][] argv) {
@@ -249,12 +249,19 @@ public final class Server {
         Client previous = current;
         current = c;
         long startNanos = System.nanoTime();
+        long replyMark = c.reply().pendingBytes();
         try {
             spec.handler().execute(c, argv);
         } catch (RuntimeException e) {
             LOG.error("Command '{}' failed unexpectedly", spec.fullName(), e);
             stats.unexpectedErrorReplies++;
             c.reply().error("ERR " + e);
+        } catch (OutOfMemoryError e) {
+            // The last resort behind MemoryGuard.tryAllocate: a command whose allocation failed is
+            // refused with OOM, its partial reply dropped; the connection and the loop carry on.
+            LOG.warn("Command '{}' refused: {}", spec.fullName(), e.toString());
+            c.reply().discardFrom(replyMark);
+            c.reply().error(Errors.OOM);
         } finally {
             executionDepth--;
             current = previous;

@@ -24,7 +24,6 @@ import java.util.List;
 public final class BitmapCommands {
     /** Big-endian 8-byte reads: bit 0 of the range is the word's most significant bit. */
     private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final byte[] EMPTY = new byte[0];
     private static final int AND = 0;
     private static final int OR = 1;
     private static final int XOR = 2;
@@ -90,13 +89,17 @@ public final class BitmapCommands {
         if (old == Values.WRONG_TYPE) {
             return;
         }
-        byte[] current = old == null ? EMPTY : (byte[]) old;
+        int length = Strings.length(old);
         int index = (int) (offset >>> 3);
         int mask = 0x80 >>> (offset & 7);
-        int previous = index < current.length && (current[index] & mask) != 0 ? 1 : 0;
-        if (previous != on || index >= current.length) {
-            byte[] updated = Arrays.copyOf(current, Math.max(current.length, index + 1));
-            updated[index] = (byte) (on == 1 ? updated[index] | mask : updated[index] & ~mask);
+        int current = index < length ? Strings.array(old)[index] : 0;
+        int previous = (current & mask) != 0 ? 1 : 0;
+        if (previous != on || index >= length) {
+            byte[] patch = {(byte) (on == 1 ? current | mask : current & ~mask)};
+            Object updated = Strings.setRangeOrReply(c, old, index, patch);
+            if (updated == null) {
+                return;
+            }
             c.db().setKeepTtl(argv[1], updated, c.server().nowMs());
             Notifications.notify(c, NotifyKeyspaceEvents.STRING, "setbit", argv[1]);
         }
@@ -113,9 +116,9 @@ public final class BitmapCommands {
         if (v == Values.WRONG_TYPE) {
             return;
         }
-        byte[] s = v == null ? EMPTY : (byte[]) v;
+        byte[] s = Strings.array(v);
         int index = (int) (offset >>> 3);
-        c.reply().integer(index < s.length && (s[index] & (0x80 >>> (offset & 7))) != 0 ? 1 : 0);
+        c.reply().integer(index < Strings.length(v) && (s[index] & (0x80 >>> (offset & 7))) != 0 ? 1 : 0);
     }
 
     /**
@@ -131,9 +134,10 @@ public final class BitmapCommands {
         if (v == Values.WRONG_TYPE) {
             return;
         }
-        byte[] s = (byte[]) v;
+        byte[] s = Strings.array(v);
+        int length = Strings.length(v);
         if (argv.length == 2) {
-            c.reply().integer(countBits(s, 0, s.length * 8L - 1));
+            c.reply().integer(countBits(s, 0, length * 8L - 1));
             return;
         }
         if (argv.length != 4 && argv.length != 5) {
@@ -153,7 +157,7 @@ public final class BitmapCommands {
         if (unit == BAD_UNIT) {
             return;
         }
-        long total = s.length * 8L / unit;
+        long total = length * 8L / unit;
         long from = StringCommands.rangeStart(start, total);
         long to = StringCommands.rangeEnd(end, total);
         if (from > to) {
@@ -222,7 +226,8 @@ public final class BitmapCommands {
             c.reply().error(Errors.SYNTAX);
             return;
         }
-        byte[] s = (byte[]) v;
+        byte[] s = Strings.array(v);
+        int length = Strings.length(v);
         boolean endGiven = argv.length >= 5;
         if (argv.length >= 4 && !Arguments.isLongOrReply(c, argv[3])) {
             return;
@@ -233,7 +238,7 @@ public final class BitmapCommands {
         }
         long start = argv.length >= 4 ? Arguments.parseLong(argv[3]) : 0;
         long end = endGiven ? Arguments.parseLong(argv[4]) : -1;
-        long total = s.length * 8L / unit;
+        long total = length * 8L / unit;
         long from = StringCommands.rangeStart(start, total);
         long to = StringCommands.rangeEnd(end, total);
         if (from > to) {
@@ -299,7 +304,7 @@ public final class BitmapCommands {
             if (v == Values.WRONG_TYPE) {
                 return;
             }
-            sources[k] = v == null ? EMPTY : (byte[]) v;
+            sources[k] = Strings.exact(v);
             length = Math.max(length, sources[k].length);
         }
         if (length == 0) {

@@ -10,7 +10,7 @@ import dev.ebb.server.Client;
 import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.Database;
-import java.util.Arrays;
+import dev.ebb.storage.types.RawString;
 import java.util.List;
 
 /**
@@ -19,11 +19,14 @@ import java.util.List;
  * {@link #parseOptionsOrReply}; INCR, DECR, INCRBY and DECRBY go through {@link #incrDecr}; GETRANGE
  * and the bitmap commands normalise ranges with {@link #rangeStart} and {@link #rangeEnd}.
  *
- * <p>Values are {@code byte[]} and never modified once stored: APPEND, SETRANGE, INCR … store a new
- * array, keeping the key's time to live (setKeepTtl, which for a key that does not exist is a plain
- * insert). So GET, MGET and GETRANGE reply straight from the stored array, a large one by
- * reference until the socket takes it ({@link dev.ebb.resp.RespWriter#bulkRef}), and an integer is kept
- * as its decimal text (Redis's "int" encoding is only reported, see {@link Types}).
+ * <p>A string value is a {@code byte[]} (SET, INCR …) or, once APPEND, SETRANGE or SETBIT edited
+ * it, a {@link dev.ebb.storage.types.RawString} with spare capacity; {@link Strings} reads both and
+ * grows the latter. Stored bytes are never modified: APPEND writes only past the stored length,
+ * and SETRANGE, INCR … that change bytes store a new array, keeping the key's time to live
+ * (setKeepTtl, which for a key that does not exist is a plain insert). So GET, MGET and GETRANGE
+ * reply straight from the stored array, a large one by reference until the socket takes it
+ * ({@link dev.ebb.resp.RespWriter#bulkRef}), and an integer is kept as its decimal text (Redis's
+ * "int" encoding is only reported, see {@link Types}).
  */
 public final class StringCommands {
     private static final int SET_NX = 1;
@@ -136,7 +139,7 @@ public final class StringCommands {
         Object v = c.db().lookupRead(key, c.server().nowMs());
         c.server().stats().lookup(v != null);
         Notifications.keyMissIf(v == null, c, key);
-        if (v == null || v instanceof byte[]) {
+        if (v == null || Strings.isString(v)) {
             return v;
         }
         c.reply().error(Errors.WRONGTYPE);
@@ -146,7 +149,7 @@ public final class StringCommands {
     /** As {@link #lookupStringOrReply} for a command about to write the key: no keyspace hit/miss. */
     static Object lookupStringForWriteOrReply(Client c, byte[] key) {
         Object v = c.db().lookupWrite(key, c.server().nowMs());
-        if (v == null || v instanceof byte[]) {
+        if (v == null || Strings.isString(v)) {
             return v;
         }
         c.reply().error(Errors.WRONGTYPE);
@@ -189,7 +192,7 @@ public final class StringCommands {
         if (v == null) {
             c.reply().nullBulk();
         } else if (v != Values.WRONG_TYPE) {
-            c.reply().bulkRef((byte[]) v);
+            Strings.reply(c, v);
         }
     }
 
@@ -244,7 +247,7 @@ public final class StringCommands {
             if (get) {
                 c.server().stats().lookup(old != null);
                 Notifications.keyMissIf(old == null, c, key);
-                if (old != null && !(old instanceof byte[])) {
+                if (old != null && !Strings.isString(old)) {
                     c.reply().error(Errors.WRONGTYPE);
                     return;
                 }
@@ -252,7 +255,7 @@ public final class StringCommands {
             boolean found = old != null;
             if (((flags & SET_NX) != 0 && found) || ((flags & SET_XX) != 0 && !found)) {
                 if (get) {
-                    c.reply().bulkRef((byte[]) old);
+                    Strings.reply(c, old);
                 } else if ((flags & SET_INTEGER_REPLY) != 0) {
                     c.reply().integer(0);
                 } else {
@@ -273,7 +276,7 @@ public final class StringCommands {
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "expire", key);
         }
         if (get) {
-            c.reply().bulkRef((byte[]) old);
+            Strings.reply(c, old);
         } else if ((flags & SET_INTEGER_REPLY) != 0) {
             c.reply().integer(1);
         } else {
@@ -381,7 +384,7 @@ public final class StringCommands {
         } else if (((int) options & SET_PERSIST) != 0 && db.persist(argv[1])) {
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "persist", argv[1]);
         }
-        c.reply().bulkRef((byte[]) v);
+        Strings.reply(c, v);
     }
 
     static void getdel(Client c, byte[][] argv) {
@@ -391,7 +394,7 @@ public final class StringCommands {
         } else if (v != Values.WRONG_TYPE) {
             c.db().delete(argv[1]);
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
-            c.reply().bulkRef((byte[]) v);
+            Strings.reply(c, v);
         }
     }
 
@@ -404,8 +407,8 @@ public final class StringCommands {
             Object v = db.lookupRead(argv[i], now);
             c.server().stats().lookup(v != null);
             Notifications.keyMissIf(v == null, c, argv[i]);
-            if (v instanceof byte[]) {
-                c.reply().bulkRef((byte[]) v);
+            if (Strings.isString(v)) {
+                Strings.reply(c, v);
             } else {
                 c.reply().nullBulk();
             }
@@ -496,7 +499,7 @@ public final class StringCommands {
         long value = 0;
         if (old != null) {
             try {
-                value = Arguments.parseLong((byte[]) old);
+                value = Arguments.parseLong(Strings.exact(old));
             } catch (NumberFormatException e) {
                 c.reply().error(Errors.NOT_INTEGER);
                 return;
@@ -541,7 +544,7 @@ public final class StringCommands {
         if (old == Values.WRONG_TYPE) {
             return;
         }
-        LongDouble value = old == null ? LongDouble.ZERO : LongDouble.parse((byte[]) old);
+        LongDouble value = old == null ? LongDouble.ZERO : LongDouble.parse(Strings.exact(old));
         LongDouble increment = LongDouble.parse(argv[2]);
         if (value == null || increment == null) {
             c.reply().error(Errors.NOT_FLOAT);
@@ -560,6 +563,11 @@ public final class StringCommands {
 
     // ---------------------------------------------------------------- editing and ranges
 
+    /**
+     * APPEND: a missing key is set to the value as is; an existing string grows into its spare
+     * capacity, or into a fresh array with greedy capacity ({@link Strings#appendOrReply}), so
+     * appending in small pieces costs amortised O(piece) rather than a copy of the whole value.
+     */
     static void append(Client c, byte[][] argv) {
         Object old = lookupStringForWriteOrReply(c, argv[1]);
         if (old == Values.WRONG_TYPE) {
@@ -572,22 +580,23 @@ public final class StringCommands {
             c.reply().integer(tail.length);
             return;
         }
-        byte[] head = (byte[]) old;
-        if ((long) head.length + tail.length > maxStringLength(c)) {
+        if ((long) Strings.length(old) + tail.length > maxStringLength(c)) {
             c.reply().error(Errors.STRING_TOO_LONG);
             return;
         }
-        byte[] joined = Arrays.copyOf(head, head.length + tail.length);
-        System.arraycopy(tail, 0, joined, head.length, tail.length);
+        RawString joined = Strings.appendOrReply(c, old, tail);
+        if (joined == null) {
+            return;
+        }
         c.db().setKeepTtl(argv[1], joined, c.server().nowMs());
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "append", argv[1]);
-        c.reply().integer(joined.length);
+        c.reply().integer(joined.length());
     }
 
     static void strlen(Client c, byte[][] argv) {
         Object v = lookupStringOrReply(c, argv[1]);
         if (v != Values.WRONG_TYPE) {
-            c.reply().integer(v == null ? 0 : ((byte[]) v).length);
+            c.reply().integer(Strings.length(v));
         }
     }
 
@@ -602,17 +611,20 @@ public final class StringCommands {
         if (v == Values.WRONG_TYPE) {
             return;
         }
-        byte[] s = v == null ? EMPTY : (byte[]) v;
-        long from = rangeStart(start, s.length);
-        long to = rangeEnd(end, s.length);
+        int length = Strings.length(v);
+        long from = rangeStart(start, length);
+        long to = rangeEnd(end, length);
         if (negativeAndReversed(start, end) || from > to) {
             c.reply().bulk(EMPTY);
         } else {
-            c.reply().bulkRef(s, (int) from, (int) (to - from + 1));
+            c.reply().bulkRef(Strings.array(v), (int) from, (int) (to - from + 1));
         }
     }
 
-    /** SETRANGE: pads with zero bytes up to the offset; an empty value changes nothing. */
+    /**
+     * SETRANGE: pads with zero bytes up to the offset; an empty value changes nothing. Writing at
+     * or past the end grows the string as APPEND does; changing bytes makes a fresh copy.
+     */
     static void setrange(Client c, byte[][] argv) {
         if (!Arguments.isLongOrReply(c, argv[2])) {
             return;
@@ -626,22 +638,22 @@ public final class StringCommands {
         if (old == Values.WRONG_TYPE) {
             return;
         }
-        byte[] current = old == null ? EMPTY : (byte[]) old;
         byte[] patch = argv[3];
         if (patch.length == 0) {
-            c.reply().integer(current.length);
+            c.reply().integer(Strings.length(old));
             return;
         }
         if (offset > maxStringLength(c) - patch.length) {
             c.reply().error(Errors.STRING_TOO_LONG);
             return;
         }
-        int at = (int) offset;
-        byte[] updated = Arrays.copyOf(current, Math.max(current.length, at + patch.length));
-        System.arraycopy(patch, 0, updated, at, patch.length);
+        RawString updated = Strings.setRangeOrReply(c, old, (int) offset, patch);
+        if (updated == null) {
+            return;
+        }
         c.db().setKeepTtl(argv[1], updated, c.server().nowMs());
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "setrange", argv[1]);
-        c.reply().integer(updated.length);
+        c.reply().integer(updated.length());
     }
 
     // ---------------------------------------------------------------- LCS
@@ -653,12 +665,12 @@ public final class StringCommands {
     static void lcs(Client c, byte[][] argv) {
         Object first = lcsOperand(c, argv[1]);
         Object second = lcsOperand(c, argv[2]);
-        if (!(first instanceof byte[]) || !(second instanceof byte[])) {
+        if (!Strings.isString(first) || !Strings.isString(second)) {
             c.reply().error(Errors.LCS_NOT_STRINGS);
             return;
         }
-        byte[] a = (byte[]) first;
-        byte[] b = (byte[]) second;
+        byte[] a = Strings.exact(first);
+        byte[] b = Strings.exact(second);
         boolean len = false;
         boolean idx = false;
         boolean withMatchLen = false;

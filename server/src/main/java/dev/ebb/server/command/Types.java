@@ -3,6 +3,7 @@ package dev.ebb.server.command;
 import dev.ebb.storage.zset.SortedSet;
 import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.ListValue;
+import dev.ebb.storage.types.RawString;
 import dev.ebb.storage.types.SetValue;
 import java.util.List;
 import java.util.function.Function;
@@ -14,8 +15,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>A value class joins the keyspace with one row in {@link #KINDS}: the class (or an interface
  * its encodings share), the type name, a function giving the current encoding name, and a deep
- * copy. Rows are tried in order with {@code isInstance}; strings ({@code byte[]}) are checked
- * first without a table walk, since they are the common case.
+ * copy. Rows are tried in order with {@code isInstance}; strings ({@code byte[]}, and
+ * {@link RawString} once edited in place) are checked first without a table walk, since they are
+ * the common case.
  *
  * <p>Costs: {@link #typeName} and {@link #encoding} are O(rows) {@code isInstance} checks (a
  * handful), allocation-free. Stateless and thread-safe.
@@ -41,14 +43,20 @@ final class Types {
     }
 
     /**
-     * Stored strings are immutable (commands that change one store a new array), so a copy can
-     * share the array.
+     * Strings stored as {@code byte[]} are immutable (commands that change one store a new value),
+     * so a copy can share the array.
      */
     private static final Kind STRING_KIND = new Kind(byte[].class, STRING,
             value -> stringEncoding((byte[]) value), UnaryOperator.identity());
+    /**
+     * A string APPEND, SETRANGE or SETBIT edited: always "raw", as in Redis. Its spare capacity
+     * belongs to one key, so a copy is a fresh exact-size one (as Redis's dupStringObject).
+     */
+    private static final Kind RAW_STRING_KIND = new Kind(RawString.class, STRING, value -> "raw",
+            value -> ((RawString) value).copy());
 
     /** Every value class the keyspace holds; add a row when a new one arrives. */
-    private static final List<Kind> KINDS = List.of(STRING_KIND,
+    private static final List<Kind> KINDS = List.of(STRING_KIND, RAW_STRING_KIND,
             new Kind(SortedSet.class, ZSET, value -> ((SortedSet) value).encoding(),
                     value -> ((SortedSet) value).copy()),
             new Kind(HashValue.class, HASH,
@@ -89,8 +97,8 @@ final class Types {
      * The encoding Redis gives a string stored by SET: {@code int} if it is a canonical 64-bit
      * integer of at most 20 characters, {@code embstr} up to 44 bytes, {@code raw} beyond.
      *
-     * <p>Ebb deliberately differs in one case: Redis reports {@code raw} for a short string built
-     * in place by APPEND or SETRANGE, which Ebb cannot tell from one stored by SET.
+     * <p>Strings APPEND, SETRANGE and SETBIT edited are {@link RawString}s and report {@code raw},
+     * as in Redis.
      */
     static String stringEncoding(byte[] s) {
         if (s.length <= INT_MAX_CHARS && Arguments.isLong(s)) {

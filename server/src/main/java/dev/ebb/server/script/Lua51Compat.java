@@ -1,6 +1,9 @@
 package dev.ebb.server.script;
 
+import dev.ebb.server.MemoryGuard;
+import dev.ebb.storage.types.RawString;
 import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
@@ -12,7 +15,8 @@ import org.luaj.vm2.lib.VarArgFunction;
  * {@code table.getn}, {@code table.maxn}, {@code table.setn} (an error, "'setn' is obsolete", as in
  * Redis), {@code table.foreach}, {@code table.foreachi}, {@code math.mod}, {@code math.log10} and
  * {@code string.gfind} (the 5.1 alias of {@code string.gmatch}). Real client libraries use them:
- * Redisson's RMapCache eviction script calls {@code table.getn}. Stateless.
+ * Redisson's RMapCache eviction script calls {@code table.getn}. Also {@code string.rep} as Lua 5.1
+ * has it, see {@link #repeat}. Stateless.
  *
  * <p>Costs: {@code getn} is the length operator (a border search); {@code maxn} and
  * {@code foreach} walk the whole table.
@@ -86,6 +90,12 @@ final class Lua51Compat {
         });
         LuaValue string = globals.get("string");
         string.rawset("gfind", string.get("gmatch"));
+        string.rawset("rep", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return repeat(args.checkstring(1), args.checkint(2));
+            }
+        });
     }
 
     private static LuaValue maxn(LuaTable t) {
@@ -114,5 +124,31 @@ final class Lua51Compat {
             throw new LuaError("bad argument #2 to '" + function + "' (function expected, got " + v.typename() + ")");
         }
         return v;
+    }
+
+    /**
+     * Lua 5.1's {@code string.rep(s, n)}: {@code n} is truncated to a C int, so 2^31 wraps to a
+     * negative count and gives the empty string, as in Redis (LuaJ's own rep would fail on the
+     * overflowing size). A result the heap cannot hold raises OutOfMemoryError before anything is
+     * allocated, which the script runner answers with OOM where Redis would build the string.
+     * O(length of the result), filled by doubling copies.
+     */
+    static LuaValue repeat(LuaString s, int n) {
+        int unit = s.length();
+        if (n <= 0 || unit == 0) {
+            return LuaValue.EMPTYSTRING;
+        }
+        long total = (long) unit * n;
+        byte[] out = total > RawString.MAX_LENGTH ? null : MemoryGuard.tryAllocate((int) total);
+        if (out == null) {
+            throw new OutOfMemoryError("string.rep result of " + total + " bytes does not fit in the heap");
+        }
+        s.copyInto(0, out, 0, unit);
+        for (int filled = unit; filled < out.length; ) {
+            int chunk = Math.min(filled, out.length - filled);
+            System.arraycopy(out, 0, out, filled, chunk);
+            filled += chunk;
+        }
+        return LuaString.valueUsing(out);
     }
 }

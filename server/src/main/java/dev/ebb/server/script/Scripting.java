@@ -4,6 +4,7 @@ import dev.ebb.server.BusyPump;
 import dev.ebb.server.Client;
 import dev.ebb.server.ScriptDispatch;
 import dev.ebb.server.Server;
+import dev.ebb.server.command.Errors;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -219,6 +220,7 @@ public final class Scripting {
         this.busy = false;
         this.killRequested = false;
         watchdog.reset();
+        long replyMark = caller.reply().pendingBytes();
         try {
             LuaValue result = fn.call();
             LuaToResp.write(caller.reply(), result, redis.resp());
@@ -231,6 +233,12 @@ public final class Scripting {
             }
         } catch (StackOverflowError e) {
             caller.reply().error("ERR Error running script, stack overflow script: " + sha + ", on @user_script:0.");
+        } catch (OutOfMemoryError e) {
+            // A string or table the heap cannot hold (Redis would hold it, or die): refused with OOM,
+            // past any pcall, with what the script wrote before it kept; the loop carries on.
+            LOG.warn("Script {} refused: {}", sha, e.toString());
+            caller.reply().discardFrom(replyMark);
+            caller.reply().error(Errors.OOM);
         } finally {
             if (busy) {
                 LOG.warn("Slow script finished after {} ms", (System.nanoTime() - startNanos) / 1_000_000);

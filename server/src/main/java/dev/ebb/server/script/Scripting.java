@@ -64,7 +64,7 @@ public final class Scripting {
 
     private final Server server;
     private final Globals globals;
-    private final LuaTable env;
+    private final SandboxGlobals env;
     private final RedisLib redis;
     private final ScriptWatchdog watchdog;
     private final Map<String, LuaFunction> cache = new HashMap<>();
@@ -87,7 +87,7 @@ public final class Scripting {
         this.env = sandbox(globals);
     }
 
-    private LuaTable sandbox(Globals g) {
+    private SandboxGlobals sandbox(Globals g) {
         g.load(new BaseLib());
         g.load(new PackageLib());
         g.load(new TableLib());
@@ -117,32 +117,18 @@ public final class Scripting {
             }
         });
 
-        // The scripts' environment must be a Globals for LuaJ to call the watchdog (a closure
-        // reaches debuglib through its environment); it stays empty and reads through to g.
-        Globals readOnlyGlobals = new Globals();
-        readOnlyGlobals.debuglib = watchdog;
-        LuaTable missingGlobal = new LuaTable();
-        missingGlobal.rawset(LuaValue.INDEX, new TwoArgFunction() {
-            @Override
-            public LuaValue call(LuaValue table, LuaValue key) {
-                throw new LuaError("Script attempted to access nonexistent global variable '" + key.tojstring() + "'");
-            }
-        });
-        g.setmetatable(missingGlobal);
-        LuaTable guard = new LuaTable();
-        guard.rawset(LuaValue.INDEX, g);
-        guard.rawset(LuaValue.NEWINDEX, new org.luaj.vm2.lib.ThreeArgFunction() {
-            @Override
-            public LuaValue call(LuaValue table, LuaValue key, LuaValue value) {
-                throw new LuaError("Attempt to modify a readonly table");
-            }
-        });
-        readOnlyGlobals.setmetatable(guard);
-        g.rawset("_G", readOnlyGlobals);
         LuaFunction loadString = new LoadString(this);
         g.rawset("loadstring", loadString);
         g.rawset("load", loadString);
-        return readOnlyGlobals;
+
+        // Everything a script can reach is sealed, the string metatable included (Redis 7.2.4
+        // leaves that one writable, and a change there outlives the script that made it).
+        Map<LuaTable, LuaTable> copies = ReadOnlyTable.newCopies();
+        SandboxGlobals sandbox = new SandboxGlobals();
+        sandbox.debuglib = watchdog;
+        sandbox.sealFrom(g, copies);
+        LuaString.s_metatable = ReadOnlyTable.sealedCopy((LuaTable) LuaString.s_metatable, copies);
+        return sandbox;
     }
 
     /** SHA1 of {@code body} in lower-case hex: the name of a script in the cache. */
@@ -209,8 +195,8 @@ public final class Scripting {
      */
     public void run(Client caller, String sha, byte[][] keys, byte[][] args, boolean readOnly) {
         LuaFunction fn = cache.get(sha);
-        globals.rawset("KEYS", array(keys));
-        globals.rawset("ARGV", array(args));
+        env.define("KEYS", array(keys));
+        env.define("ARGV", array(args));
         redis.begin(caller, readOnly);
         this.caller = caller;
         this.loopThread = Thread.currentThread();
@@ -309,13 +295,6 @@ public final class Scripting {
     }
 
     /**
-     * Redis 7's text for a script that raised an error: an error reply ({@code redis.call} failing)
-     * or an error table ({@code error(redis.error_reply(...))}) keeps its own text; any other error
-     * becomes {@code ERR user_script:<line>: <message>}; all end in
-     * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
-     * place the error (an error in a tail call is raised after its caller returned).
-     */
-    /**
      * Whether a script's error passes on a command's error, already counted in INFO errorstats: a
      * failing {@code redis.call}, or the table of one raised with {@code error()}.
      */
@@ -327,6 +306,14 @@ public final class Scripting {
         return object != null && object.istable() && object.rawget(RespToLua.COUNTED).toboolean();
     }
 
+    /**
+     * Redis 7's text for a script that raised an error: an error reply ({@code redis.call} failing)
+     * or an error table ({@code error(redis.error_reply(...))}) keeps its own text; any other error
+     * becomes {@code ERR user_script:<line>: <message>} ({@code ERR <message>} for an error a library
+     * function raised unplaced, such as a readonly table's); all end in
+     * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
+     * place the error (an error in a tail call is raised after its caller returned).
+     */
     static String errorReply(LuaError e, String sha, int fallbackLine) {
         String text = e.getMessage() == null ? "" : e.getMessage().strip();
         Matcher position = ERROR_POSITION.matcher(text);
@@ -338,6 +325,8 @@ public final class Scripting {
             message = object.tojstring();
         } else if (object != null && object.istable() && object.rawget(RespToLua.ERR).isstring()) {
             message = object.rawget(RespToLua.ERR).tojstring();
+        } else if (e instanceof ReadOnlyTable.UnplacedError) {
+            message = "ERR " + text;
         } else {
             message = "ERR " + (placed ? text : "user_script:" + line + ": " + text);
         }

@@ -22,7 +22,6 @@ import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
 import org.luaj.vm2.compiler.LuaC;
 import org.luaj.vm2.lib.BaseLib;
-import org.luaj.vm2.lib.CoroutineLib;
 import org.luaj.vm2.lib.PackageLib;
 import org.luaj.vm2.lib.StringLib;
 import org.luaj.vm2.lib.TableLib;
@@ -67,6 +66,7 @@ public final class Scripting {
     private final SandboxGlobals env;
     private final RedisLib redis;
     private final ScriptWatchdog watchdog;
+    private final LuaCoroutines coroutines;
     private final Map<String, LuaFunction> cache = new HashMap<>();
 
     // The running script: who called it, since when, and what the watchdog has decided.
@@ -84,6 +84,7 @@ public final class Scripting {
         this.redis = new RedisLib(server, ScriptDispatch.newScriptClient(server));
         this.watchdog = new ScriptWatchdog(this);
         this.globals.debuglib = watchdog;
+        this.coroutines = new LuaCoroutines(this, globals);
         this.env = sandbox(globals);
     }
 
@@ -93,7 +94,7 @@ public final class Scripting {
         g.load(new TableLib());
         g.load(new StringLib());
         g.load(new JseMathLib());
-        g.load(new CoroutineLib());
+        g.rawset("coroutine", coroutines.library());
         LoadState.install(g);
         LuaC.install(g);
         for (String name : new String[] {"dofile", "loadfile", "print", "require", "package", "module"}) {
@@ -205,6 +206,7 @@ public final class Scripting {
         this.busy = false;
         this.killRequested = false;
         watchdog.reset();
+        coroutines.begin();
         try {
             LuaValue result = fn.call();
             LuaToResp.write(caller.reply(), result, redis.resp());
@@ -218,6 +220,7 @@ public final class Scripting {
         } catch (StackOverflowError e) {
             caller.reply().error("ERR Error running script, stack overflow script: " + sha + ", on @user_script:0.");
         } finally {
+            coroutines.end();
             if (busy) {
                 LOG.warn("Slow script finished after {} ms", (System.nanoTime() - startNanos) / 1_000_000);
             }
@@ -238,7 +241,8 @@ public final class Scripting {
 
     /**
      * Called by the watchdog every few thousand instructions. Past the threshold the script is
-     * busy: about once a millisecond it serves the other clients (on the loop thread only), and
+     * busy: about once a millisecond it serves the other clients (on the loop thread; from a coroutine's
+     * thread it lends the loop thread the turn, see {@link LuaCoroutines}), and
      * once SCRIPT KILL or SHUTDOWN NOSAVE asked for it, it raises the kill error, again at every
      * checkpoint so that a {@code pcall} cannot swallow it for good (as Redis's hook does).
      */
@@ -255,13 +259,22 @@ public final class Scripting {
             LOG.warn("Slow script detected: still in execution after {} milliseconds. You can try killing the script"
                     + " using the SCRIPT KILL command.", (now - startNanos) / 1_000_000);
         }
-        if (Thread.currentThread() == loopThread && now - lastServeNanos >= SERVE_INTERVAL_NANOS) {
+        if (now - lastServeNanos >= SERVE_INTERVAL_NANOS) {
             lastServeNanos = now;
-            BusyPump.serve(server, caller);
+            if (Thread.currentThread() == loopThread) {
+                serveOthers();
+            } else {
+                coroutines.serveOnLoop();
+            }
         }
         if (killRequested) {
             throw new ReplyError(KILLED);
         }
+    }
+
+    /** Serves the other clients while the script is busy; on the loop thread, holding the script's turn. */
+    void serveOthers() {
+        BusyPump.serve(server, caller);
     }
 
     /**

@@ -102,6 +102,7 @@ public final class EbbServer implements AutoCloseable {
                     .childOption(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPCNT, 3);
         }
         this.port = bind(bootstrap, config.bind(), config.port());
+        loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
         loop.run(loop.cron()::start);
     }
 

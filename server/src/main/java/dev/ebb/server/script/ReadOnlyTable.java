@@ -124,7 +124,7 @@ final class ReadOnlyTable extends LuaTable {
 
     @Override
     public void sort(LuaValue comparator) {
-        if (sealed) {
+        if (sealed && rawlen() > 1) {
             throw unplaced();
         }
         super.sort(comparator);

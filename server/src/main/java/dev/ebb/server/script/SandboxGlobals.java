@@ -100,7 +100,7 @@ final class SandboxGlobals extends Globals {
 
     @Override
     public void sort(LuaValue comparator) {
-        if (sealed) {
+        if (sealed && rawlen() > 1) {
             throw ReadOnlyTable.unplaced();
         }
         super.sort(comparator);

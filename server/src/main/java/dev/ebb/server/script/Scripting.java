@@ -268,6 +268,7 @@ public final class Scripting {
             }
         }
         if (killRequested) {
+            watchdog.checkSoon();
             throw new ReplyError(KILLED);
         }
     }

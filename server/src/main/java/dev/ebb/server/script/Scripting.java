@@ -35,13 +35,15 @@ import org.slf4j.LoggerFactory;
  * The server's Lua scripting engine (LuaJ): one interpreter for all scripts, the script cache
  * (SHA1 of the body to its compiled function) and the script being run.
  *
- * <p>Sandbox, as Redis 7: the global table is read-only ({@code x = 1} fails with "Attempt to modify
- * a readonly table"), reading a missing global fails ("Script attempted to access nonexistent global
+ * <p>Sandbox, as Redis 7: the global table and every table reachable from it (the libraries, their
+ * metatables, the string metatable) are sealed ({@link SandboxGlobals}, {@link ReadOnlyTable}), so
+ * no script can change what a later one sees ({@code x = 1} fails with "Attempt to modify a
+ * readonly table"); reading a missing global fails ("Script attempted to access nonexistent global
  * variable 'x'"), and there is no {@code os}, {@code io}, {@code debug}, {@code print},
  * {@code require}, {@code dofile} or {@code loadfile}; {@code loadstring} compiles into the same
- * sandbox. The libraries are Lua's base, string, table, math and coroutine plus Redis's
- * {@code cjson}, {@code cmsgpack}, {@code struct} and {@code bit}, the global {@code unpack}, and
- * the Lua 5.1 functions LuaJ lacks ({@link Lua51Compat}).
+ * sandbox. The libraries are Lua's base, string, table and math, coroutines
+ * ({@link LuaCoroutines}), Redis's {@code cjson}, {@code cmsgpack}, {@code struct} and {@code bit},
+ * the global {@code unpack}, and the Lua 5.1 functions LuaJ lacks ({@link Lua51Compat}).
  * Numbers print as Redis's Lua prints them (see {@link LuaNumbers}).
  *
  * <p>Scripts run atomically on the command loop: EVAL calls the compiled function directly and

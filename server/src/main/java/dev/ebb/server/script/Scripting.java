@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * {@code redis.call} dispatches through the command table as a connection-less client
  * ({@link ScriptDispatch}). A script is not confined to the keys it declares.
  *
- * <p>Thread safety: none; the command loop thread only.
+ * <p>Thread safety: none; the command loop thread, or a coroutine's thread while it holds the
+ * script's turn ({@link LuaCoroutines}).
  */
 public final class Scripting {
     private static final Pattern ERROR_POSITION = Pattern.compile("^user_script:(\\d+): ");

@@ -5,6 +5,9 @@ import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.Errors;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.unix.Socket;
 import io.netty.channel.unix.UnixChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,10 +33,16 @@ import org.slf4j.LoggerFactory;
  * behind Netty's back is safe because it happens on the channel's own event-loop thread; Netty's
  * edge-triggered read afterwards simply finds the socket empty.
  *
+ * <p>New connections: the listening sockets are the loop's too, so each round also accepts what
+ * is pending on them, straight from their file descriptors as Netty's accept would (non-blocking
+ * {@code accept}, then the new channel goes through the server channel's pipeline, which sets it up
+ * and registers it on this same event loop, synchronously). The new client is then served like
+ * the others: its first command gets {@code -BUSY} within a round, as in Redis.
+ *
  * <p>Limits: needs the native epoll transport (the file descriptor); with NIO, or with
  * {@code io-threads} above 1 (connections live on other threads), other clients simply wait for
- * the script, and SCRIPT KILL cannot reach it. New connections are accepted only after the
- * script. Cost per round: one {@code read} system call per connected client. Loop thread only.
+ * the script, and SCRIPT KILL cannot reach it. Cost per round: one {@code read} system call per
+ * connected client and one {@code accept} per listening socket. Loop thread only.
  */
 public final class BusyPump {
     private static final Logger LOG = LoggerFactory.getLogger(BusyPump.class);
@@ -48,6 +57,9 @@ public final class BusyPump {
      * loop thread that is also the connections' event loop; does nothing otherwise.
      */
     public static void serve(Server server, Client caller) {
+        for (Channel listener : server.listeners()) {
+            acceptPending(listener);
+        }
         List<Client> others = new ArrayList<>(server.clients().size());
         for (Client c : server.clients()) {
             if (c != caller && !c.closing()) {
@@ -63,6 +75,29 @@ public final class BusyPump {
             if (readAvailable(ch)) {
                 flush(server, c, ch);
             }
+        }
+    }
+
+    /** Accepts the connections waiting on {@code listener} and registers them, as its event loop would. */
+    private static void acceptPending(Channel listener) {
+        if (!(listener instanceof EpollServerSocketChannel) || !listener.eventLoop().inEventLoop()
+                || !listener.isActive() || !listener.config().isAutoRead()) {
+            return;
+        }
+        Socket socket = (Socket) ((EpollServerSocketChannel) listener).fd();
+        byte[] address = new byte[26];
+        while (true) {
+            int fd;
+            try {
+                fd = socket.accept(address);
+            } catch (IOException e) {
+                LOG.debug("Accept failed while a script is busy: {}", listener, e);
+                return;
+            }
+            if (fd < 0) {
+                return;
+            }
+            listener.pipeline().fireChannelRead(new EpollSocketChannel(fd));
         }
     }
 

@@ -104,6 +104,7 @@ public final class EbbServer implements AutoCloseable {
         this.port = bind(bootstrap, config.bind(), config.port());
         warnIfAppendonly(config);
         config.onChange("appendonly", () -> warnIfAppendonly(config));
+        loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
         loop.run(loop.cron()::start);
     }
 

@@ -45,6 +45,7 @@ public final class Server {
     private final Database[] dbs;
     private final Map<Long, Client> clients = new LinkedHashMap<>();
     private final Collection<Client> clientsView = Collections.unmodifiableCollection(clients.values());
+    private Collection<io.netty.channel.Channel> listeners = java.util.List.of();
     private final ServerStats stats = new ServerStats();
     private final ErrorStats errorStats = new ErrorStats();
     private final CommandStats commandStats = new CommandStats();
@@ -488,6 +489,15 @@ public final class Server {
 
     public ServerStats stats() {
         return stats;
+    }
+
+    /** The listening sockets, once bound (a busy script accepts on them: {@link BusyPump}). */
+    public Collection<io.netty.channel.Channel> listeners() {
+        return listeners;
+    }
+
+    void listeners(Collection<io.netty.channel.Channel> bound) {
+        listeners = bound;
     }
 
     /** Connected clients in connection order. */

@@ -39,8 +39,17 @@ final class ScriptWatchdog extends DebugLib {
 
     /** Forgets the frames of a previous script. */
     void reset() {
+        countdown = CHECK_EVERY;
         depth = 0;
         returnedPrototype = null;
+    }
+
+    /**
+     * Makes the next instruction a checkpoint, whichever thread runs it: once a script is killed,
+     * a coroutine must not use up the count before the script's own code reaches it.
+     */
+    void checkSoon() {
+        countdown = 1;
     }
 
     /** The source line the script was at: the innermost Lua frame, else the one that returned last; 0 if none. */

@@ -23,7 +23,6 @@ import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
 import org.luaj.vm2.compiler.LuaC;
 import org.luaj.vm2.lib.BaseLib;
-import org.luaj.vm2.lib.CoroutineLib;
 import org.luaj.vm2.lib.PackageLib;
 import org.luaj.vm2.lib.StringLib;
 import org.luaj.vm2.lib.TableLib;
@@ -37,20 +36,23 @@ import org.slf4j.LoggerFactory;
  * The server's Lua scripting engine (LuaJ): one interpreter for all scripts, the script cache
  * (SHA1 of the body to its compiled function) and the script being run.
  *
- * <p>Sandbox, as Redis 7: the global table is read-only ({@code x = 1} fails with "Attempt to modify
- * a readonly table"), reading a missing global fails ("Script attempted to access nonexistent global
+ * <p>Sandbox, as Redis 7: the global table and every table reachable from it (the libraries, their
+ * metatables, the string metatable) are sealed ({@link SandboxGlobals}, {@link ReadOnlyTable}), so
+ * no script can change what a later one sees ({@code x = 1} fails with "Attempt to modify a
+ * readonly table"); reading a missing global fails ("Script attempted to access nonexistent global
  * variable 'x'"), and there is no {@code os}, {@code io}, {@code debug}, {@code print},
  * {@code require}, {@code dofile} or {@code loadfile}; {@code loadstring} compiles into the same
- * sandbox. The libraries are Lua's base, string, table, math and coroutine plus Redis's
- * {@code cjson}, {@code cmsgpack}, {@code struct} and {@code bit}, the global {@code unpack}, and
- * the Lua 5.1 functions LuaJ lacks ({@link Lua51Compat}).
+ * sandbox. The libraries are Lua's base, string, table and math, coroutines
+ * ({@link LuaCoroutines}), Redis's {@code cjson}, {@code cmsgpack}, {@code struct} and {@code bit},
+ * the global {@code unpack}, and the Lua 5.1 functions LuaJ lacks ({@link Lua51Compat}).
  * Numbers print as Redis's Lua prints them (see {@link LuaNumbers}).
  *
  * <p>Scripts run atomically on the command loop: EVAL calls the compiled function directly and
  * {@code redis.call} dispatches through the command table as a connection-less client
  * ({@link ScriptDispatch}). A script is not confined to the keys it declares.
  *
- * <p>Thread safety: none; the command loop thread only.
+ * <p>Thread safety: none; the command loop thread, or a coroutine's thread while it holds the
+ * script's turn ({@link LuaCoroutines}).
  */
 public final class Scripting {
     private static final Pattern ERROR_POSITION = Pattern.compile("^user_script:(\\d+): ");
@@ -65,9 +67,10 @@ public final class Scripting {
 
     private final Server server;
     private final Globals globals;
-    private final LuaTable env;
+    private final SandboxGlobals env;
     private final RedisLib redis;
     private final ScriptWatchdog watchdog;
+    private final LuaCoroutines coroutines;
     private final Map<String, LuaFunction> cache = new HashMap<>();
 
     // The running script: who called it, since when, and what the watchdog has decided.
@@ -85,16 +88,17 @@ public final class Scripting {
         this.redis = new RedisLib(server, ScriptDispatch.newScriptClient(server));
         this.watchdog = new ScriptWatchdog(this);
         this.globals.debuglib = watchdog;
+        this.coroutines = new LuaCoroutines(this, globals);
         this.env = sandbox(globals);
     }
 
-    private LuaTable sandbox(Globals g) {
+    private SandboxGlobals sandbox(Globals g) {
         g.load(new BaseLib());
         g.load(new PackageLib());
         g.load(new TableLib());
         g.load(new StringLib());
         g.load(new JseMathLib());
-        g.load(new CoroutineLib());
+        g.rawset("coroutine", coroutines.library());
         LoadState.install(g);
         LuaC.install(g);
         for (String name : new String[] {"dofile", "loadfile", "print", "require", "package", "module"}) {
@@ -118,32 +122,18 @@ public final class Scripting {
             }
         });
 
-        // The scripts' environment must be a Globals for LuaJ to call the watchdog (a closure
-        // reaches debuglib through its environment); it stays empty and reads through to g.
-        Globals readOnlyGlobals = new Globals();
-        readOnlyGlobals.debuglib = watchdog;
-        LuaTable missingGlobal = new LuaTable();
-        missingGlobal.rawset(LuaValue.INDEX, new TwoArgFunction() {
-            @Override
-            public LuaValue call(LuaValue table, LuaValue key) {
-                throw new LuaError("Script attempted to access nonexistent global variable '" + key.tojstring() + "'");
-            }
-        });
-        g.setmetatable(missingGlobal);
-        LuaTable guard = new LuaTable();
-        guard.rawset(LuaValue.INDEX, g);
-        guard.rawset(LuaValue.NEWINDEX, new org.luaj.vm2.lib.ThreeArgFunction() {
-            @Override
-            public LuaValue call(LuaValue table, LuaValue key, LuaValue value) {
-                throw new LuaError("Attempt to modify a readonly table");
-            }
-        });
-        readOnlyGlobals.setmetatable(guard);
-        g.rawset("_G", readOnlyGlobals);
         LuaFunction loadString = new LoadString(this);
         g.rawset("loadstring", loadString);
         g.rawset("load", loadString);
-        return readOnlyGlobals;
+
+        // Everything a script can reach is sealed, the string metatable included (Redis 7.2.4
+        // leaves that one writable, and a change there outlives the script that made it).
+        Map<LuaTable, LuaTable> copies = ReadOnlyTable.newCopies();
+        SandboxGlobals sandbox = new SandboxGlobals();
+        sandbox.debuglib = watchdog;
+        sandbox.sealFrom(g, copies);
+        LuaString.s_metatable = ReadOnlyTable.sealedCopy((LuaTable) LuaString.s_metatable, copies);
+        return sandbox;
     }
 
     /** SHA1 of {@code body} in lower-case hex: the name of a script in the cache. */
@@ -210,8 +200,8 @@ public final class Scripting {
      */
     public void run(Client caller, String sha, byte[][] keys, byte[][] args, boolean readOnly) {
         LuaFunction fn = cache.get(sha);
-        globals.rawset("KEYS", array(keys));
-        globals.rawset("ARGV", array(args));
+        env.define("KEYS", array(keys));
+        env.define("ARGV", array(args));
         redis.begin(caller, readOnly);
         this.caller = caller;
         this.loopThread = Thread.currentThread();
@@ -221,6 +211,7 @@ public final class Scripting {
         this.killRequested = false;
         watchdog.reset();
         long replyMark = caller.reply().pendingBytes();
+        coroutines.begin();
         try {
             LuaValue result = fn.call();
             LuaToResp.write(caller.reply(), result, redis.resp());
@@ -240,6 +231,7 @@ public final class Scripting {
             caller.reply().discardFrom(replyMark);
             caller.reply().error(Errors.OOM);
         } finally {
+            coroutines.end();
             if (busy) {
                 LOG.warn("Slow script finished after {} ms", (System.nanoTime() - startNanos) / 1_000_000);
             }
@@ -260,7 +252,8 @@ public final class Scripting {
 
     /**
      * Called by the watchdog every few thousand instructions. Past the threshold the script is
-     * busy: about once a millisecond it serves the other clients (on the loop thread only), and
+     * busy: about once a millisecond it serves the other clients (on the loop thread; from a coroutine's
+     * thread it lends the loop thread the turn, see {@link LuaCoroutines}), and
      * once SCRIPT KILL or SHUTDOWN NOSAVE asked for it, it raises the kill error, again at every
      * checkpoint so that a {@code pcall} cannot swallow it for good (as Redis's hook does).
      */
@@ -277,13 +270,23 @@ public final class Scripting {
             LOG.warn("Slow script detected: still in execution after {} milliseconds. You can try killing the script"
                     + " using the SCRIPT KILL command.", (now - startNanos) / 1_000_000);
         }
-        if (Thread.currentThread() == loopThread && now - lastServeNanos >= SERVE_INTERVAL_NANOS) {
+        if (now - lastServeNanos >= SERVE_INTERVAL_NANOS) {
             lastServeNanos = now;
-            BusyPump.serve(server, caller);
+            if (Thread.currentThread() == loopThread) {
+                serveOthers();
+            } else {
+                coroutines.serveOnLoop();
+            }
         }
         if (killRequested) {
+            watchdog.checkSoon();
             throw new ReplyError(KILLED);
         }
+    }
+
+    /** Serves the other clients while the script is busy; on the loop thread, holding the script's turn. */
+    void serveOthers() {
+        BusyPump.serve(server, caller);
     }
 
     /**
@@ -317,13 +320,6 @@ public final class Scripting {
     }
 
     /**
-     * Redis 7's text for a script that raised an error: an error reply ({@code redis.call} failing)
-     * or an error table ({@code error(redis.error_reply(...))}) keeps its own text; any other error
-     * becomes {@code ERR user_script:<line>: <message>}; all end in
-     * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
-     * place the error (an error in a tail call is raised after its caller returned).
-     */
-    /**
      * Whether a script's error passes on a command's error, already counted in INFO errorstats: a
      * failing {@code redis.call}, or the table of one raised with {@code error()}.
      */
@@ -335,6 +331,14 @@ public final class Scripting {
         return object != null && object.istable() && object.rawget(RespToLua.COUNTED).toboolean();
     }
 
+    /**
+     * Redis 7's text for a script that raised an error: an error reply ({@code redis.call} failing)
+     * or an error table ({@code error(redis.error_reply(...))}) keeps its own text; any other error
+     * becomes {@code ERR user_script:<line>: <message>} ({@code ERR <message>} for an error a library
+     * function raised unplaced, such as a readonly table's); all end in
+     * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
+     * place the error (an error in a tail call is raised after its caller returned).
+     */
     static String errorReply(LuaError e, String sha, int fallbackLine) {
         String text = e.getMessage() == null ? "" : e.getMessage().strip();
         Matcher position = ERROR_POSITION.matcher(text);
@@ -346,6 +350,8 @@ public final class Scripting {
             message = object.tojstring();
         } else if (object != null && object.istable() && object.rawget(RespToLua.ERR).isstring()) {
             message = object.rawget(RespToLua.ERR).tojstring();
+        } else if (e instanceof ReadOnlyTable.UnplacedError) {
+            message = "ERR " + text;
         } else {
             message = "ERR " + (placed ? text : "user_script:" + line + ": " + text);
         }

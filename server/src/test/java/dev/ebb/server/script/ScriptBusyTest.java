@@ -23,7 +23,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /**
  * A script running past busy-reply-threshold: other clients get -BUSY, SCRIPT KILL stops a script
  * that has not written, a script that wrote is UNKILLABLE and runs to its end unless SHUTDOWN NOSAVE
- * stops the server. Clients connect before the script: new connections wait for its end.
+ * stops the server. A connection opened while the script is busy is answered -BUSY too.
  */
 class ScriptBusyTest {
     private static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
@@ -55,6 +55,24 @@ class ScriptBusyTest {
             assertEquals("ERR Script killed by user with SCRIPT KILL... script: " + sha + ", on @user_script:1.",
                     script.get(10, TimeUnit.SECONDS).getMessage());
             assertEquals("v", other.get("k"));
+            assertEquals("PONG", caller.ping());
+        }
+    }
+
+    @Test
+    void aConnectionOpenedDuringABusyScriptShouldGetBusyAndMaySendScriptKill() throws Exception {
+        try (Jedis caller = new Jedis(ebb.host(), ebb.port(), 30_000); Jedis other = new Jedis(ebb.host(), ebb.port())) {
+            other.ping();
+            Future<JedisDataException> script = callers.submit(
+                    () -> assertThrows(JedisDataException.class, () -> caller.eval(LOOP)));
+            awaitBusy(other);
+
+            try (Jedis fresh = new Jedis(ebb.host(), ebb.port(), 5_000)) {
+                assertEquals(BUSY, assertThrows(JedisDataException.class, () -> fresh.get("k")).getMessage());
+                assertEquals("OK", fresh.scriptKill());
+            }
+
+            assertTrue(script.get(20, TimeUnit.SECONDS).getMessage().startsWith("ERR Script killed by user"));
             assertEquals("PONG", caller.ping());
         }
     }

@@ -32,6 +32,7 @@ import java.util.List;
  *       error, so a full heap stops writes long before the JVM would throw OutOfMemoryError. The
  *       flag is refreshed by the cron ({@link #refreshHeapState}), so it costs one field read per
  *       command.</li>
+ *   <li><b>Giving memory back</b> when {@code used_memory} falls by half or more ({@link MemoryReturn}).</li>
  * </ul>
  *
  * <p>Costs per command with a limit set: O(databases) to sum {@code used_memory}, plus the evictions
@@ -45,6 +46,8 @@ public final class MemoryGuard {
     private final Database[] dbs;
     private final Evictor evictor = new Evictor();
     private final List<MemoryPoolMXBean> collectedHeapPools = new ArrayList<>();
+    private final MemoryReturn memoryReturn = new MemoryReturn(
+            () -> ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted(), System::gc);
     private EvictionPolicy policy;
     private boolean heapShort;
 
@@ -105,7 +108,9 @@ public final class MemoryGuard {
     /** Continues eviction from the cron if memory is still over the limit (after a RUNNING outcome). */
     void cron() {
         refreshHeapState();
-        server.stats().observeUsedMemory(Evictor.usedMemory(dbs));
+        long used = Evictor.usedMemory(dbs);
+        server.stats().observeUsedMemory(used);
+        memoryReturn.cron(used, server.nowMs());
         long limit = server.config().maxmemory();
         if (limit > 0) {
             evict(limit);
@@ -172,6 +177,11 @@ public final class MemoryGuard {
     /** INFO {@code evicted_keys}. */
     public long evictedKeys() {
         return evictor.evictedKeys();
+    }
+
+    /** INFO {@code jvm_memory_returns}: collections started to give memory back after the data went. */
+    public long memoryReturns() {
+        return memoryReturn.returns();
     }
 
     /** CONFIG RESETSTAT. */

@@ -25,14 +25,19 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>{@code -Xmx} = {@link #heapMaxBytes(long) 1.5 x maxmemory + 32 MB}: the keyspace's {@code used_memory}
- *       estimate is close to its live heap, and a collector needs the rest as room to work in (below this, at
- *       1.25x + 40 MB, G1's old generation crossed the 90% heap safety net while evicting, refusing writes);</li>
+ *       estimate is close to its live heap, and a collector needs the rest as room to work in (with 292 MB
+ *       for maxmemory 200mb, G1's old generation crossed the 90% heap safety net while evicting and writes were
+ *       refused);</li>
  *   <li>{@code -Xms16m}, so the heap can shrink back when the data goes;</li>
  *   <li>G1 unless the user chose a collector: it reclaims the evicted keys' old-generation garbage concurrently
  *       instead of in full collections of the whole live set, and it gives memory back at the end of a concurrent
  *       cycle; with it {@code -XX:+ExplicitGCInvokesConcurrent}, so the {@code System.gc()} that
  *       {@link MemoryReturn} asks for after FLUSHALL is a concurrent cycle with pauses of milliseconds, not a full
  *       collection;</li>
+ *   <li>under a collector the user chose that has a fixed old generation (ParallelGC, SerialGC),
+ *       {@code -XX:NewRatio=5}: at the default 2 the old generation is two thirds of the heap, less than the
+ *       live keyspace plus its garbage, and the safety net refused writes; these collectors clear the evicted
+ *       keys' garbage only in full collections (0.66-0.83 s at 200 MB) and do not give the heap back;</li>
  *   <li>{@code -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30}: at that cycle's end the committed heap is cut to
  *       at most 1/0.7 of what is live (the defaults 40/70 keep up to 3.3 times).</li>
  * </ul>
@@ -99,6 +104,9 @@ final class JvmRelaunch {
         }
         if (!collectorChosen || jvmArgs.contains("-XX:+UseG1GC")) {
             addUnlessGiven(command, jvmArgs, "ExplicitGCInvokesConcurrent", "-XX:+ExplicitGCInvokesConcurrent");
+        } else if ((jvmArgs.contains("-XX:+UseParallelGC") || jvmArgs.contains("-XX:+UseSerialGC"))
+                && jvmArgs.stream().noneMatch(a -> a.startsWith("-Xmn") || a.contains("NewSize"))) {
+            addUnlessGiven(command, jvmArgs, "NewRatio", "-XX:NewRatio=5");
         }
         addUnlessGiven(command, jvmArgs, "MinHeapFreeRatio", "-XX:MinHeapFreeRatio=10");
         addUnlessGiven(command, jvmArgs, "MaxHeapFreeRatio", "-XX:MaxHeapFreeRatio=30");

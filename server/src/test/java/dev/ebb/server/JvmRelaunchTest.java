@@ -35,6 +35,7 @@ class JvmRelaunchTest {
         assertTrue(command.contains("-Xmx1568m"));
         assertFalse(command.contains("-XX:+UseG1GC"));
         assertFalse(command.contains("-XX:+ExplicitGCInvokesConcurrent"));
+        assertTrue(command.contains("-XX:NewRatio=5"), "an old generation that holds the keyspace");
         assertTrue(command.contains("-XX:MaxHeapFreeRatio=50"));
         assertFalse(command.contains("-XX:MaxHeapFreeRatio=30"));
         assertFalse(command.stream().anyMatch(a -> a.contains("jdwp")), "a debugger port cannot be opened twice");

@@ -50,13 +50,16 @@ import java.util.concurrent.TimeUnit;
  * <p>The parent stays as a small supervisor: the child inherits its standard output and error, and its standard
  * input (or, when the configuration was read from standard input, gets that text), SIGTERM and SIGINT to the parent
  * are forwarded to the child as SIGTERM, and the parent exits with the child's exit code (128 + signal when the
- * child was killed). The parent costs a JVM's floor of resident memory (about 40 MB).
+ * child was killed); if the parent itself is killed (SIGKILL), the child notices and shuts down
+ * ({@link #exitWithSupervisor}). The parent costs a JVM's floor of resident memory (about 40 MB).
  *
  * <p>Stateless; {@link #run} blocks the calling thread until the child ends.
  */
 final class JvmRelaunch {
     /** Environment variable that turns re-launching off when set to {@code no}; the child always gets it. */
     static final String ENV_SWITCH = "EBB_RELAUNCH";
+    /** Environment variable naming the supervising parent's pid, set for the child only. */
+    static final String ENV_SUPERVISOR = "EBB_SUPERVISOR_PID";
     private static final long MB = 1024L * 1024;
     private static final long MIN_HEAP = 64 * MB;
     private static final String[] HEAP_FLAGS = {"-Xmx", "-Xms", "-XX:MaxHeapSize=", "-XX:InitialHeapSize=",
@@ -136,6 +139,7 @@ final class JvmRelaunch {
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .redirectInput(stdinText == null ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.PIPE);
         builder.environment().put(ENV_SWITCH, "no");
+        builder.environment().put(ENV_SUPERVISOR, Long.toString(ProcessHandle.current().pid()));
         // The parent's options, these included, are already on the command line: do not apply them twice.
         builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().remove("JDK_JAVA_OPTIONS");
@@ -147,6 +151,18 @@ final class JvmRelaunch {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> forwardTermination(child), "ebb-relaunch-forward"));
         return child.waitFor();
+    }
+
+    /**
+     * In the child: runs {@code onGone} when the supervising parent has ended without stopping the child first
+     * (SIGKILL), so that no orphaned server keeps the port. Does nothing in a JVM that is not such a child.
+     */
+    static void exitWithSupervisor(Map<String, String> env, Runnable onGone) {
+        String supervisor = env.get(ENV_SUPERVISOR);
+        Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+        if (supervisor != null && parent.isPresent() && Long.toString(parent.get().pid()).equals(supervisor)) {
+            parent.get().onExit().thenRun(onGone);
+        }
     }
 
     /**

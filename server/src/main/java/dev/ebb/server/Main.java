@@ -82,6 +82,10 @@ public final class Main {
             log.info("Ebb is now ready to exit, bye bye...");
             config.pidFilePath().ifPresent(p -> p.toFile().delete());
         }, "ebb-shutdown-hook"));
+        JvmRelaunch.exitWithSupervisor(System.getenv(), () -> {
+            log.warn("The supervising ebb-server process has exited; shutting down");
+            System.exit(1);
+        });
         server.awaitTermination();
         System.exit(0);
     }

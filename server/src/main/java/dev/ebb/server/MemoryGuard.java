@@ -47,7 +47,7 @@ public final class MemoryGuard {
     private final Evictor evictor = new Evictor();
     private final List<MemoryPoolMXBean> collectedHeapPools = new ArrayList<>();
     private final MemoryReturn memoryReturn = new MemoryReturn(
-            () -> ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted(), System::gc);
+            () -> ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());
     private EvictionPolicy policy;
     private boolean heapShort;
 

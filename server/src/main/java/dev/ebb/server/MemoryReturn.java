@@ -1,5 +1,6 @@
 package dev.ebb.server;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
@@ -28,18 +29,32 @@ final class MemoryReturn {
 
     private final LongSupplier heapCommitted;
     private final Runnable collect;
+    private final Executor executor;
     private final AtomicBoolean running = new AtomicBoolean();
     private long highWater;
     private long lastReturnMs = Long.MIN_VALUE / 2;
     private long returns;
 
+    /** Gives memory back with {@code System.gc()} on a daemon thread of its own. */
+    MemoryReturn(LongSupplier heapCommitted) {
+        this(heapCommitted, System::gc, MemoryReturn::startDaemon);
+    }
+
     /**
      * @param heapCommitted the JVM heap's committed bytes
-     * @param collect what gives memory back ({@code System::gc}); run on a thread of its own
+     * @param collect what gives memory back
+     * @param executor where {@code collect} runs
      */
-    MemoryReturn(LongSupplier heapCommitted, Runnable collect) {
+    MemoryReturn(LongSupplier heapCommitted, Runnable collect, Executor executor) {
         this.heapCommitted = heapCommitted;
         this.collect = collect;
+        this.executor = executor;
+    }
+
+    private static void startDaemon(Runnable task) {
+        Thread thread = new Thread(task, "ebb-memory-return");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     /** Called every cron tick with the keyspace's {@code used_memory}; true if a return was started. */
@@ -56,15 +71,13 @@ final class MemoryReturn {
         highWater = usedMemory;
         lastReturnMs = nowMs;
         returns++;
-        Thread thread = new Thread(() -> {
+        executor.execute(() -> {
             try {
                 collect.run();
             } finally {
                 running.set(false);
             }
-        }, "ebb-memory-return");
-        thread.setDaemon(true);
-        thread.start();
+        });
         return true;
     }
 

@@ -1,6 +1,7 @@
 package dev.ebb.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -101,6 +102,17 @@ class HeapFollowsMaxmemoryTest {
     }
 
     @Test
+    void childShouldShutDownWhenTheParentIsKilled() throws Exception {
+        Started ebb = start(Map.of(), List.of(), null, "--port", "0", "--save", "", "--maxmemory", "32mb");
+        ProcessHandle child = ProcessHandle.of(ebb.serverPid).orElseThrow();
+
+        ebb.process.destroyForcibly();
+
+        child.onExit().get(30, TimeUnit.SECONDS);
+        assertFalse(child.isAlive(), "no orphaned server keeps the port");
+    }
+
+    @Test
     void serverShouldStayInTheJvmWhenAHeapFlagIsGivenOrRelaunchIsOff() throws Exception {
         Started withXmx = start(Map.of(), List.of("-Xmx96m"), null, "--port", "0", "--maxmemory", "32mb");
         Started optedOut = start(Map.of(JvmRelaunch.ENV_SWITCH, "no"), List.of(), null,
@@ -131,6 +143,7 @@ class HeapFollowsMaxmemoryTest {
         output.toFile().deleteOnExit();
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().remove(JvmRelaunch.ENV_SWITCH);
+        builder.environment().remove(JvmRelaunch.ENV_SUPERVISOR);
         builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().putAll(env);
         Process process = builder.start();

@@ -42,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  *       at most 1/0.7 of what is live (the defaults 40/70 keep up to 3.3 times).</li>
  * </ul>
  *
- * Each flag is added only if the user gave no value for it. No re-launch happens when {@code maxmemory} is 0, when
+ * Each flag is added only if the user gave no value for it (the two free ratios only if the user gave neither). No re-launch happens when {@code maxmemory} is 0, when
  * the JVM was started with any heap-size flag ({@code -Xmx}, {@code -Xms}, {@code -XX:MaxRAMPercentage} ...), or
  * when the environment has {@code EBB_RELAUNCH=no} (which the child also gets). Embedding ({@link EbbServer#start})
  * never re-launches.
@@ -111,8 +111,11 @@ final class JvmRelaunch {
                 && jvmArgs.stream().noneMatch(a -> a.startsWith("-Xmn") || a.contains("NewSize"))) {
             addUnlessGiven(command, jvmArgs, "NewRatio", "-XX:NewRatio=5");
         }
-        addUnlessGiven(command, jvmArgs, "MinHeapFreeRatio", "-XX:MinHeapFreeRatio=10");
-        addUnlessGiven(command, jvmArgs, "MaxHeapFreeRatio", "-XX:MaxHeapFreeRatio=30");
+        if (jvmArgs.stream().noneMatch(a -> a.contains("HeapFreeRatio"))) {
+            // Both or neither: one of ours beside one of the user's could break Min <= Max.
+            command.add("-XX:MinHeapFreeRatio=10");
+            command.add("-XX:MaxHeapFreeRatio=30");
+        }
         command.add("-cp");
         command.add(classPath);
         command.add(Main.class.getName());

@@ -38,6 +38,7 @@ class JvmRelaunchTest {
         assertTrue(command.contains("-XX:NewRatio=5"), "an old generation that holds the keyspace");
         assertTrue(command.contains("-XX:MaxHeapFreeRatio=50"));
         assertFalse(command.contains("-XX:MaxHeapFreeRatio=30"));
+        assertFalse(command.contains("-XX:MinHeapFreeRatio=10"), "ours could exceed the user's maximum");
         assertFalse(command.stream().anyMatch(a -> a.contains("jdwp")), "a debugger port cannot be opened twice");
     }
 

@@ -153,6 +153,9 @@ final class JvmRelaunch {
             }
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> forwardTermination(child), "ebb-relaunch-forward"));
+        // What parsing the configuration left behind is garbage now: under G1 (the default) this took the
+        // parent from 74 to 62 MB of RSS; under ParallelGC it changes little (71 to 74 MB).
+        System.gc();
         return child.waitFor();
     }
 

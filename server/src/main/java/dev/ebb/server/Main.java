@@ -13,11 +13,17 @@ import dev.ebb.server.config.ServerCli;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.config.ServerVersion;
 import dev.ebb.server.config.StartupRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@code ebb-server [config-file] [--directive value ...]}, like redis-server: loads the
  * configuration, sets up logging from {@code loglevel}/{@code logfile}, starts the server and
  * runs until SHUTDOWN, SIGTERM or SIGINT, which all stop it the same way and exit with status 0.
+ * With {@code maxmemory} set and no heap flags given, the server runs in a child JVM whose heap
+ * follows maxmemory, this one only supervising it ({@link JvmRelaunch}).
  */
 public final class Main {
     private Main() {
@@ -32,8 +40,9 @@ public final class Main {
 
     public static void main(String[] args) throws InterruptedException {
         StartupRequest request;
+        RecordingInput stdin = new RecordingInput(System.in);
         try {
-            request = ServerCli.parse(args);
+            request = ServerCli.parse(args, stdin);
         } catch (ConfigException e) {
             System.err.println(e.getMessage());
             System.exit(1);
@@ -44,6 +53,13 @@ public final class Main {
             return;
         }
         ServerConfig config = ((StartupRequest.StartServer) request).config();
+        Optional<List<String>> child = JvmRelaunch.childCommand(config.maxmemory(),
+                ManagementFactory.getRuntimeMXBean().getInputArguments(), System.getenv(),
+                System.getProperty("java.home"), System.getProperty("java.class.path"), args);
+        if (child.isPresent()) {
+            runChild(child.get(), stdin.recorded());
+            return;
+        }
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(Main.class);
         ShutdownSignals signals = ShutdownSignals.install();
@@ -71,9 +87,62 @@ public final class Main {
             server.close();
             finish(config, log, finished);
         }, "ebb-shutdown-hook"));
+        JvmRelaunch.exitWithSupervisor(System.getenv(), () -> {
+            log.warn("The supervising ebb-server process has exited; shutting down");
+            System.exit(1);
+        });
         server.awaitTermination();
         finish(config, log, finished);
         System.exit(0);
+    }
+
+    /** Runs the server in a child JVM sized from maxmemory ({@link JvmRelaunch}) and exits with its exit code. */
+    private static void runChild(List<String> command, byte[] stdinText) throws InterruptedException {
+        int code;
+        try {
+            code = JvmRelaunch.run(command, stdinText);
+        } catch (IOException e) {
+            System.err.println("Could not start the Ebb server JVM " + command.get(0) + ": " + e.getMessage()
+                    + " (set " + JvmRelaunch.ENV_SWITCH + "=no to run in this JVM)");
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    /** Standard input that keeps what was read from it, to hand the same configuration text to a child JVM. */
+    private static final class RecordingInput extends FilterInputStream {
+        private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
+        private boolean read;
+
+        RecordingInput(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            read = true;
+            int b = super.read();
+            if (b >= 0) {
+                copy.write(b);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            read = true;
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                copy.write(b, off, n);
+            }
+            return n;
+        }
+
+        /** What was read, or null if standard input was never read. */
+        byte[] recorded() {
+            return read ? copy.toByteArray() : null;
+        }
+
     }
 
     /** Redis's last words once the server has stopped: the pid file goes, then "ready to exit". */

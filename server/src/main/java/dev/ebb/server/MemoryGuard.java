@@ -57,6 +57,7 @@ import javax.management.NotificationEmitter;
  *       the heap that is left and gets null, to refuse with OOM, instead of an OutOfMemoryError.
  *       The server turns any OutOfMemoryError a command still raises into the same OOM reply
  *       ({@link Server#execute}), keeping the connection and the loop.</li>
+ *   <li><b>Giving memory back</b> when {@code used_memory} falls by half or more ({@link MemoryReturn}).</li>
  * </ul>
  *
  * <p>Costs per command with a limit set: O(databases) to sum {@code used_memory}, plus the evictions
@@ -91,6 +92,8 @@ public final class MemoryGuard {
     private final Server server;
     private final Database[] dbs;
     private final Evictor evictor = new Evictor();
+    private final MemoryReturn memoryReturn = new MemoryReturn(
+            () -> ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted());
     private EvictionPolicy policy;
     private boolean heapShort;
     /** {@code used_memory} when the heap was last found short, to tell when the keyspace shrank. */
@@ -163,7 +166,9 @@ public final class MemoryGuard {
     /** Continues eviction from the cron if memory is still over the limit (after a RUNNING outcome). */
     void cron() {
         refreshHeapState();
-        server.stats().observeUsedMemory(Evictor.usedMemory(dbs));
+        long used = Evictor.usedMemory(dbs);
+        server.stats().observeUsedMemory(used);
+        memoryReturn.cron(used, server.nowMs());
         long limit = server.config().maxmemory();
         if (limit > 0) {
             evict(limit);
@@ -302,6 +307,11 @@ public final class MemoryGuard {
     /** INFO {@code evicted_keys}. */
     public long evictedKeys() {
         return evictor.evictedKeys();
+    }
+
+    /** INFO {@code jvm_memory_returns}: collections started to give memory back after the data went. */
+    public long memoryReturns() {
+        return memoryReturn.returns();
     }
 
     /** CONFIG RESETSTAT. */

@@ -35,7 +35,7 @@ import java.util.Set;
  *       the process's resident set from {@code /proc/self/status} (the JVM's committed heap where
  *       there is no /proc); {@code mem_fragmentation_ratio} is the JVM heap's committed bytes over
  *       its used bytes. {@code used_memory_peak} is the highest {@code used_memory} seen by INFO
- *       and by the cron (every tick, as Redis samples it). The {@code jvm_heap_*} fields are Ebb's.</li>
+ *       and by the cron (every tick, as Redis samples it). The {@code jvm_*} fields are Ebb's.</li>
  *   <li><b>persistence</b>: Ebb never saves, so the save and AOF fields report that nothing ever
  *       happened; {@code rdb_last_save_time} is the start time, as in Redis before a first save.
  *       {@code rdb_changes_since_last_save} is left out: Ebb does not count changes.</li>
@@ -204,6 +204,7 @@ public final class InfoCommand {
         field(out, "jvm_heap_used", heap.getUsed());
         field(out, "jvm_heap_committed", heap.getCommitted());
         field(out, "jvm_heap_max", heap.getMax());
+        field(out, "jvm_memory_returns", s.memoryGuard().memoryReturns());
     }
 
     /** INFO's {@code used_memory}: the keyspace estimate of every database. */

@@ -1,0 +1,88 @@
+package dev.ebb.server;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+
+/**
+ * Gives memory back to the operating system when the data goes (FLUSHALL, FLUSHDB, a large UNLINK, an expiry storm,
+ * a lower {@code maxmemory}), as Redis's allocator does on its own.
+ *
+ * <p>A JVM keeps the heap it has grown to until a collection decides to shrink it, and with little allocation after
+ * the data went no collection may come for a long time. So the cron watches {@code used_memory}: when it has fallen
+ * to half or less of the highest value seen since the last return, by at least {@value #MIN_DROP_MB} MB, and the
+ * heap has at least {@value #MIN_COMMITTED_MB} MB committed, a daemon thread calls {@code System.gc()}, at most once
+ * every {@value #MIN_INTERVAL_MS} ms. The loop only starts the thread; the collection's pauses are the collector's.
+ * Under the flags {@link JvmRelaunch} chooses (G1 with {@code ExplicitGCInvokesConcurrent} and
+ * {@code MaxHeapFreeRatio=30}) that call is a concurrent cycle whose remark pause (a few ms) uncommits the heap
+ * down to 1/0.7 of what is live; under other flags it is whatever {@code System.gc()} is there (a full collection
+ * by default, whose pause grows with what is still live, which the halving rule keeps small relative to before).
+ *
+ * <p>Costs one comparison per cron tick. {@link #cron} is called by the loop thread only; the collection runs on a
+ * thread of its own.
+ */
+final class MemoryReturn {
+    static final long MIN_DROP_MB = 16;
+    static final long MIN_COMMITTED_MB = 64;
+    static final long MIN_INTERVAL_MS = 5_000;
+    private static final long MB = 1024L * 1024;
+
+    private final LongSupplier heapCommitted;
+    private final Runnable collect;
+    private final Executor executor;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private long highWater;
+    private long lastReturnMs = Long.MIN_VALUE / 2;
+    private long returns;
+
+    /** Gives memory back with {@code System.gc()} on a daemon thread of its own. */
+    MemoryReturn(LongSupplier heapCommitted) {
+        this(heapCommitted, System::gc, MemoryReturn::startDaemon);
+    }
+
+    /**
+     * @param heapCommitted the JVM heap's committed bytes
+     * @param collect what gives memory back
+     * @param executor where {@code collect} runs
+     */
+    MemoryReturn(LongSupplier heapCommitted, Runnable collect, Executor executor) {
+        this.heapCommitted = heapCommitted;
+        this.collect = collect;
+        this.executor = executor;
+    }
+
+    private static void startDaemon(Runnable task) {
+        Thread thread = new Thread(task, "ebb-memory-return");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Called every cron tick with the keyspace's {@code used_memory}; true if a return was started. */
+    boolean cron(long usedMemory, long nowMs) {
+        if (usedMemory > highWater) {
+            highWater = usedMemory;
+            return false;
+        }
+        if (usedMemory * 2 > highWater || highWater - usedMemory < MIN_DROP_MB * MB
+                || nowMs - lastReturnMs < MIN_INTERVAL_MS || heapCommitted.getAsLong() < MIN_COMMITTED_MB * MB
+                || !running.compareAndSet(false, true)) {
+            return false;
+        }
+        highWater = usedMemory;
+        lastReturnMs = nowMs;
+        returns++;
+        executor.execute(() -> {
+            try {
+                collect.run();
+            } finally {
+                running.set(false);
+            }
+        });
+        return true;
+    }
+
+    /** INFO {@code jvm_memory_returns}: how many times memory was handed back since start. */
+    long returns() {
+        return returns;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.ebb.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The give-back rule, with the collection run synchronously so each decision is known when cron returns. */
+class MemoryReturnTest {
+    private static final long MB = 1024L * 1024;
+
+    private final AtomicInteger collections = new AtomicInteger();
+    private long committed = 512 * MB;
+    private final MemoryReturn memoryReturn = new MemoryReturn(() -> committed, collections::incrementAndGet,
+            Runnable::run);
+
+    @Test
+    void shouldCollectOnceWhenUsedMemoryHalves() {
+        memoryReturn.cron(200 * MB, 0);
+
+        assertFalse(memoryReturn.cron(101 * MB, 100), "not yet half");
+        assertTrue(memoryReturn.cron(1 * MB, 200));
+        assertFalse(memoryReturn.cron(1 * MB, 6_000), "nothing more went");
+        assertEquals(1, collections.get());
+        assertEquals(1, memoryReturn.returns());
+    }
+
+    @Test
+    void shouldWaitFiveSecondsBetweenReturns() {
+        memoryReturn.cron(200 * MB, 0);
+        assertTrue(memoryReturn.cron(0, 100));
+        memoryReturn.cron(200 * MB, 200);
+
+        assertFalse(memoryReturn.cron(0, 4_000));
+        assertTrue(memoryReturn.cron(0, 5_100));
+        assertEquals(2, collections.get());
+    }
+
+    @Test
+    void shouldNotCollectForSmallDropsOrASmallHeap() {
+        memoryReturn.cron(10 * MB, 0);
+        assertFalse(memoryReturn.cron(0, 100), "a drop under 16 MB");
+
+        memoryReturn.cron(100 * MB, 200);
+        committed = 32 * MB;
+        assertFalse(memoryReturn.cron(0, 300), "heap under 64 MB committed");
+        assertEquals(0, collections.get());
+    }
+}

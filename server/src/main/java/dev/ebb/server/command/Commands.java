@@ -22,7 +22,8 @@ public final class Commands {
             HashCommands.specs(),
             SetCommands.specs(),
             ListCommands.specs(),
-            ScriptingCommands.specs());
+            ScriptingCommands.specs(),
+            SortCommands.specs());
 
     private Commands() {
     }

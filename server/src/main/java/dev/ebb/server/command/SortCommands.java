@@ -44,8 +44,8 @@ import java.util.List;
  * <p><b>Cluster mode</b> refuses GET and BY patterns (their keys could be anywhere); STORE's
  * destination is a key of the command ({@link #keys}), so it is checked for CROSSSLOT.
  *
- * <p>Deliberate difference: Redis converts a small sorted set to its skiplist encoding for
- * good when it sorts it; Ebb leaves the encoding alone.
+ * <p>As in Redis, sorting a sorted set (even with SORT_RO) converts it to the skiplist encoding
+ * for good.
  *
  * <p>Cost: O(N) to gather N elements plus O(N log N) to sort them, and one key look-up per
  * element and pattern. Loop thread only.
@@ -134,6 +134,12 @@ public final class SortCommands {
                 && !(value instanceof SortedSet)) {
             c.reply().error(Errors.WRONGTYPE);
             return;
+        }
+        if (value instanceof SortedSet zset && zset.encoding().equals("listpack")) {
+            // As Redis's SORT (and SORT_RO): the sorted set keeps the skiplist encoding for good.
+            long before = zset.memoryBytes();
+            zset.toSkiplistEncoding();
+            c.db().adjustMemory(zset.memoryBytes() - before);
         }
         if (o.dontSort && value instanceof SetValue && (o.store != null || c.inScript())) {
             // Redis sorts a set here so that replicas and the AOF see the same order.

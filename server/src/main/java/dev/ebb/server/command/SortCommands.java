@@ -51,6 +51,9 @@ import java.util.List;
  * element and pattern. Loop thread only.
  */
 public final class SortCommands {
+    /** Longest weight {@link Arguments#parseDouble} takes (it refuses longer ones; strtod does not). */
+    private static final int MAX_FAST_DOUBLE_LENGTH = 5000;
+
     private SortCommands() {
     }
 
@@ -349,16 +352,58 @@ public final class SortCommands {
         while (begin < end && isCSpace(weight[begin])) {
             begin++;
         }
-        String text = new String(weight, begin, end - begin, java.nio.charset.StandardCharsets.ISO_8859_1);
+        if (begin == end) {
+            return Double.NaN;
+        }
         double d;
         try {
-            d = begin == end ? Double.NaN : Arguments.strtod(text);
+            // The common case (a whole weight, no blanks) takes parseDouble's integer fast path.
+            d = begin == 0 && end == weight.length && end <= MAX_FAST_DOUBLE_LENGTH ? Arguments.parseDouble(weight)
+                    : Arguments.strtod(latin1(weight, begin, end));
         } catch (NumberFormatException e) {
             return Double.NaN;
         }
+        if (Double.isNaN(d) || (!Double.isInfinite(d) && Math.abs(d) >= Double.MIN_NORMAL)) {
+            return d;
+        }
+        String text = latin1(weight, begin, end);
         boolean overflow = Double.isInfinite(d) && !text.toLowerCase(java.util.Locale.ROOT).contains("inf");
-        boolean underflow = Math.abs(d) < Double.MIN_NORMAL && nonZeroMantissa(text);
+        // glibc's strtod reports ERANGE for a result rounded to 0 or to an inexact subnormal.
+        boolean underflow = d == 0 ? nonZeroMantissa(text) : Math.abs(d) < Double.MIN_NORMAL && !exactly(text, d);
         return overflow || underflow ? Double.NaN : d;
+    }
+
+    /** Whether the number written {@code text} (decimal or C99 hexadecimal) is exactly {@code d}. */
+    private static boolean exactly(String text, double d) {
+        String t = text.toLowerCase(java.util.Locale.ROOT);
+        boolean negative = t.startsWith("-");
+        String unsigned = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
+        java.math.BigDecimal value;
+        try {
+            if (!unsigned.startsWith("0x")) {
+                value = new java.math.BigDecimal(unsigned);
+            } else {
+                int p = unsigned.indexOf('p');
+                String digits = p < 0 ? unsigned.substring(2) : unsigned.substring(2, p);
+                long exponent = p < 0 ? 0 : Long.parseLong(unsigned.substring(p + 1).replace("+", ""));
+                int point = digits.indexOf('.');
+                if (point >= 0) {
+                    exponent -= 4L * (digits.length() - point - 1);
+                    digits = digits.replace(".", "");
+                }
+                value = new java.math.BigDecimal(new java.math.BigInteger(digits, 16));
+                java.math.BigDecimal two = java.math.BigDecimal.valueOf(2);
+                value = exponent >= 0 ? value.multiply(two.pow((int) exponent))
+                        : value.divide(two.pow((int) -exponent));
+            }
+        } catch (NumberFormatException | ArithmeticException e) {
+            return false;
+        }
+        return (negative ? value.negate() : value).compareTo(new java.math.BigDecimal(d)) == 0;
+    }
+
+    private static String latin1(byte[] b, int from, int to) {
+        return new String(b, from, to - from, java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     private static boolean isCSpace(byte b) {

@@ -254,13 +254,23 @@ public final class CommandDocs {
     /** The GETKEYS reply for the keys at {@code positions} of the command line {@code argv[2..]}. */
     private static void writeKeys(RespWriter w, CommandSpec spec, byte[][] argv, int[] positions, boolean withFlags) {
         w.arrayHeader(positions.length);
-        for (int i : positions) {
-            if (withFlags) {
-                w.arrayHeader(2);
-                w.bulk(argv[2 + i]);
+        for (int n = 0; n < positions.length; n++) {
+            byte[] key = argv[2 + positions[n]];
+            if (!withFlags) {
+                w.bulk(key);
+                continue;
+            }
+            w.arrayHeader(2);
+            w.bulk(key);
+            String flags = spec.movableKeyFlags(n);
+            if (flags == null) {
                 writeKeySpecFlags(w, spec);
             } else {
-                w.bulk(argv[2 + i]);
+                String[] each = flags.split(" ");
+                w.setHeader(each.length);
+                for (String flag : each) {
+                    w.simple(flag);
+                }
             }
         }
     }

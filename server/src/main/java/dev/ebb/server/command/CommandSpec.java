@@ -32,6 +32,7 @@ public final class CommandSpec {
     private final String complexity;
     private final List<CommandSpec> subcommands;
     private final KeyFinder keyFinder;
+    private final List<String> movableKeyFlags;
 
     private CommandSpec(Builder b, String parentName) {
         this.name = b.name;
@@ -48,6 +49,7 @@ public final class CommandSpec {
         this.syntax = b.syntax;
         this.complexity = b.complexity;
         this.keyFinder = b.keyFinder;
+        this.movableKeyFlags = b.movableKeyFlags;
         List<CommandSpec> subs = new ArrayList<>(b.subcommands.size());
         for (Builder sub : b.subcommands) {
             if (sub.group == null) {
@@ -173,6 +175,14 @@ public final class CommandSpec {
         return keyFinder == null ? null : keyFinder.keys(argv);
     }
 
+    /**
+     * The COMMAND GETKEYSANDFLAGS flags (e.g. {@code RO access}) of the {@code n}th key
+     * {@link #movableKeys} found, or null when none were declared for it.
+     */
+    public String movableKeyFlags(int n) {
+        return n < movableKeyFlags.size() ? movableKeyFlags.get(n) : null;
+    }
+
     /** Finds the keys of a command whose key positions depend on its other arguments. */
     @FunctionalInterface
     public interface KeyFinder {
@@ -196,6 +206,7 @@ public final class CommandSpec {
         private String complexity = "";
         private final List<Builder> subcommands = new ArrayList<>();
         private KeyFinder keyFinder;
+        private List<String> movableKeyFlags = List.of();
 
         private Builder(String name, int arity, long flags, int firstKey, int lastKey, int keyStep,
                 CommandHandler handler) {
@@ -228,9 +239,13 @@ public final class CommandSpec {
             return this;
         }
 
-        /** Where the keys are when they move with the arguments (see {@link CommandSpec#movableKeys}). */
-        public Builder keys(KeyFinder finder) {
+        /**
+         * Where the keys are when they move with the arguments (see {@link CommandSpec#movableKeys}),
+         * and the GETKEYSANDFLAGS flags of the first, second … key found, space-separated.
+         */
+        public Builder keys(KeyFinder finder, String... flagsInOrder) {
             this.keyFinder = finder;
+            this.movableKeyFlags = List.of(flagsInOrder);
             return this;
         }
 

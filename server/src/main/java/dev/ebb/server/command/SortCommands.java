@@ -61,7 +61,7 @@ public final class SortCommands {
         String syntax = "key [BY pattern] [LIMIT offset count] [GET pattern [GET pattern ...]] [ASC | DESC] [ALPHA]";
         return List.of(
                 spec("sort", -2, WRITE | DENYOOM | MOVABLE_KEYS, 1, 1, 1, SortCommands::sort)
-                        .keys(SortCommands::keys)
+                        .keys(SortCommands::keys, "RO access", "OW update")
                         .doc(CommandGroup.GENERIC, "1.0.0", "Sorts the elements in a list, a set, or a sorted set,"
                                 + " optionally storing the result.", syntax + " [STORE destination]")
                         .complexity("O(N+M*log(M)) where N is the number of elements in the list or set to sort,"

@@ -14,10 +14,14 @@ import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.ListValue;
 import dev.ebb.storage.types.SetValue;
 import dev.ebb.storage.zset.SortedSet;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * SORT and SORT_RO, one routine ({@link #sortGeneric}) as in Redis: the elements of a list, set or
@@ -53,6 +57,11 @@ import java.util.List;
 public final class SortCommands {
     /** Longest weight {@link Arguments#parseDouble} takes (it refuses longer ones; strtod does not). */
     private static final int MAX_FAST_DOUBLE_LENGTH = 5000;
+    /**
+     * Past this binary exponent a hexadecimal weight is not checked for exactness (a subnormal
+     * written so is inexact in practice, and 2^exponent would cost too much to build).
+     */
+    private static final long MAX_EXACT_EXPONENT = 4096;
 
     private SortCommands() {
     }
@@ -367,7 +376,7 @@ public final class SortCommands {
             return d;
         }
         String text = latin1(weight, begin, end);
-        boolean overflow = Double.isInfinite(d) && !text.toLowerCase(java.util.Locale.ROOT).contains("inf");
+        boolean overflow = Double.isInfinite(d) && !text.toLowerCase(Locale.ROOT).contains("inf");
         // glibc's strtod reports ERANGE for a result rounded to 0 or to an inexact subnormal.
         boolean underflow = d == 0 ? nonZeroMantissa(text) : Math.abs(d) < Double.MIN_NORMAL && !exactly(text, d);
         return overflow || underflow ? Double.NaN : d;
@@ -375,13 +384,13 @@ public final class SortCommands {
 
     /** Whether the number written {@code text} (decimal or C99 hexadecimal) is exactly {@code d}. */
     private static boolean exactly(String text, double d) {
-        String t = text.toLowerCase(java.util.Locale.ROOT);
+        String t = text.toLowerCase(Locale.ROOT);
         boolean negative = t.startsWith("-");
         String unsigned = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
-        java.math.BigDecimal value;
+        BigDecimal value;
         try {
             if (!unsigned.startsWith("0x")) {
-                value = new java.math.BigDecimal(unsigned);
+                value = new BigDecimal(unsigned);
             } else {
                 int p = unsigned.indexOf('p');
                 String digits = p < 0 ? unsigned.substring(2) : unsigned.substring(2, p);
@@ -391,19 +400,22 @@ public final class SortCommands {
                     exponent -= 4L * (digits.length() - point - 1);
                     digits = digits.replace(".", "");
                 }
-                value = new java.math.BigDecimal(new java.math.BigInteger(digits, 16));
-                java.math.BigDecimal two = java.math.BigDecimal.valueOf(2);
+                if (Math.abs(exponent) > MAX_EXACT_EXPONENT) {
+                    return false;
+                }
+                value = new BigDecimal(new BigInteger(digits, 16));
+                BigDecimal two = BigDecimal.valueOf(2);
                 value = exponent >= 0 ? value.multiply(two.pow((int) exponent))
                         : value.divide(two.pow((int) -exponent));
             }
         } catch (NumberFormatException | ArithmeticException e) {
             return false;
         }
-        return (negative ? value.negate() : value).compareTo(new java.math.BigDecimal(d)) == 0;
+        return (negative ? value.negate() : value).compareTo(new BigDecimal(d)) == 0;
     }
 
     private static String latin1(byte[] b, int from, int to) {
-        return new String(b, from, to - from, java.nio.charset.StandardCharsets.ISO_8859_1);
+        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
     }
 
     private static boolean isCSpace(byte b) {
@@ -412,8 +424,8 @@ public final class SortCommands {
 
     /** Whether a number's digits before its exponent are not all zero (its value cannot be 0). */
     private static boolean nonZeroMantissa(String text) {
-        boolean hex = text.toLowerCase(java.util.Locale.ROOT).contains("0x");
-        int at = hex ? text.toLowerCase(java.util.Locale.ROOT).indexOf("0x") + 2 : 0;
+        boolean hex = text.toLowerCase(Locale.ROOT).contains("0x");
+        int at = hex ? text.toLowerCase(Locale.ROOT).indexOf("0x") + 2 : 0;
         for (int i = at; i < text.length(); i++) {
             char ch = Character.toLowerCase(text.charAt(i));
             if (hex ? ch == 'p' : ch == 'e') {

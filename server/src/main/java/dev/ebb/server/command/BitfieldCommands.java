@@ -23,6 +23,8 @@ import java.util.List;
  * live); the stored array is never written. As in Redis the grown string is stored even when
  * every write failed under OVERFLOW FAIL (the key then exists, zero-filled), but the
  * {@code setbit} event is published only when a field changed or the string grew.
+ *
+ * <p>Cost: O(1) per operation plus, for a write, one copy of the string. Loop thread only.
  */
 public final class BitfieldCommands {
     private static final byte[] EMPTY = new byte[0];

@@ -39,7 +39,9 @@ import java.util.Locale;
  * <p><b>Order.</b> Numeric weights are parsed as C's strtod does (leading blanks, hexadecimal,
  * {@code inf}; an empty string is 0); a missing weight counts as 0; anything else, NaN, overflow
  * and underflow fail the whole command with "One or more scores can't be converted into double"
- * (after sorting, as Redis, so nothing is stored). Equal numbers are ordered by the elements'
+ * (after sorting, as Redis, so nothing is stored). Redis tests a strtod {@code errno} it never
+ * clears, so after one overflowing weight a later valid numeric SORT may fail there too; Ebb
+ * judges each weight on its own. Equal numbers are ordered by the elements'
  * bytes. ALPHA compares bytes, never a locale: under STORE the whole strings (memcmp, then
  * length), otherwise as C strings (up to a NUL), which is what Redis's strcoll does in the C and
  * C.UTF-8 locales; with BY, a missing weight sorts first. Ebb's sort is stable where Redis's

@@ -53,6 +53,7 @@ public final class Client {
     /** True while the client is queued in {@link Server#markPendingWrite} for the next flush. */
     boolean pendingWrite;
     private boolean denyBlocking;
+    private boolean script;
 
     Client(long id, Channel channel, Server server, String addr, String laddr, long createdMs) {
         this.id = id;
@@ -207,9 +208,18 @@ public final class Client {
         return denyBlocking || inMulti();
     }
 
+    /** Whether this is the client scripts run their commands as (Redis's CLIENT_SCRIPT). */
+    public boolean inScript() {
+        return script;
+    }
+
     /** Set by scripting around the commands it runs (EXEC is covered by {@link #inMulti()}). */
     public void denyBlocking(boolean deny) {
         this.denyBlocking = deny;
+    }
+
+    void markScript() {
+        this.script = true;
     }
 
     /** Closes the connection once the replies produced so far are written (QUIT, protocol errors). */

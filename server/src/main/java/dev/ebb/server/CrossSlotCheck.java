@@ -12,7 +12,8 @@ import java.util.Map;
  * one slot is refused; EXEC is refused when the keys of all its queued commands together span more
  * than one slot, which also discards the transaction. Inside MULTI a refused command flags the
  * transaction like any other refusal. Commands whose keys follow a {@code numkeys} argument
- * (EVAL and friends, ZUNION, LMPOP, …) are checked on those keys.
+ * (EVAL and friends, ZUNION, LMPOP, …) are checked on those keys, and commands with a key finder
+ * ({@link CommandSpec#movableKeys}: SORT's STORE destination) on the keys it finds.
  *
  * <p>Cost: nothing for commands with fewer than two keys; otherwise one CRC16 per key.
  */
@@ -47,8 +48,20 @@ final class CrossSlotCheck {
 
     private static boolean crossSlot(CommandSpec spec, byte[][] argv) {
         int[] numkeys = NUMKEYS_COMMANDS.get(spec.fullName());
-        return numkeys == null ? HashSlots.crossSlot(spec, argv)
-                : numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+        if (numkeys != null) {
+            return numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+        }
+        int[] movable = spec.movableKeys(argv);
+        return movable == null ? HashSlots.crossSlot(spec, argv)
+                : movableSlot(argv, movable, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+    }
+
+    /** The common slot of the keys a spec's key finder found (SORT … STORE), folded into {@code slot}. */
+    private static int movableSlot(byte[][] argv, int[] positions, int slot) {
+        for (int i = 0; i < positions.length && slot != HashSlots.CROSS_SLOT; i++) {
+            slot = fold(slot, argv[positions[i]]);
+        }
+        return slot;
     }
 
     /**
@@ -90,8 +103,13 @@ final class CrossSlotCheck {
         int slot = HashSlots.NO_KEYS;
         for (int i = 0, n = t.size(); i < n && slot != HashSlots.CROSS_SLOT; i++) {
             int[] numkeys = NUMKEYS_COMMANDS.get(t.spec(i).fullName());
-            slot = numkeys == null ? HashSlots.commonSlot(t.spec(i), t.argv(i), slot)
-                    : numkeysSlot(t.argv(i), numkeys[0], numkeys[1] == 1, slot);
+            int[] movable = t.spec(i).movableKeys(t.argv(i));
+            if (numkeys != null) {
+                slot = numkeysSlot(t.argv(i), numkeys[0], numkeys[1] == 1, slot);
+            } else {
+                slot = movable == null ? HashSlots.commonSlot(t.spec(i), t.argv(i), slot)
+                        : movableSlot(t.argv(i), movable, slot);
+            }
         }
         return slot == HashSlots.CROSS_SLOT;
     }

@@ -30,6 +30,7 @@ public final class ScriptDispatch {
         Client c = new Client(0, channel, server, "lua", "", server.nowMs());
         c.authenticated(true);
         c.denyBlocking(true);
+        c.markScript();
         return c;
     }
 

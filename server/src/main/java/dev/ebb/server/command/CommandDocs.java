@@ -197,8 +197,9 @@ public final class CommandDocs {
 
     /**
      * COMMAND GETKEYS / GETKEYSANDFLAGS command [arg …]: the keys the table's first/last/step
-     * positions pick out of the given command line. Commands whose keys move (MOVABLE_KEYS)
-     * without fixed positions are not supported and answer that they have no key arguments.
+     * positions pick out of the given command line, or its {@link CommandSpec#movableKeys} finder
+     * (SORT). Other commands whose keys move (MOVABLE_KEYS) without fixed positions are not
+     * supported and answer that they have no key arguments.
      */
     private static void getkeys(Client c, byte[][] argv, boolean withFlags) {
         CommandSpec spec = c.server().commands().lookup(argv[2]);
@@ -216,6 +217,11 @@ public final class CommandDocs {
         int argc = argv.length - 2;
         if (!spec.arityAccepts(argc)) {
             c.reply().error(Errors.INVALID_NUMBER_OF_ARGUMENTS);
+            return;
+        }
+        int[] movable = spec.movableKeys(Arrays.copyOfRange(argv, 2, argv.length));
+        if (movable != null) {
+            writeKeys(c.reply(), spec, argv, movable, withFlags);
             return;
         }
         int last = spec.lastKey() < 0 ? argc + spec.lastKey() : Math.min(spec.lastKey(), argc - 1);
@@ -241,6 +247,30 @@ public final class CommandDocs {
                 writeKeySpecFlags(w, spec);
             } else {
                 w.bulk(key);
+            }
+        }
+    }
+
+    /** The GETKEYS reply for the keys at {@code positions} of the command line {@code argv[2..]}. */
+    private static void writeKeys(RespWriter w, CommandSpec spec, byte[][] argv, int[] positions, boolean withFlags) {
+        w.arrayHeader(positions.length);
+        for (int n = 0; n < positions.length; n++) {
+            byte[] key = argv[2 + positions[n]];
+            if (!withFlags) {
+                w.bulk(key);
+                continue;
+            }
+            w.arrayHeader(2);
+            w.bulk(key);
+            String flags = spec.movableKeyFlags(n);
+            if (flags == null) {
+                writeKeySpecFlags(w, spec);
+            } else {
+                String[] each = flags.split(" ");
+                w.setHeader(each.length);
+                for (String flag : each) {
+                    w.simple(flag);
+                }
             }
         }
     }

@@ -31,6 +31,8 @@ public final class CommandSpec {
     private final String syntax;
     private final String complexity;
     private final List<CommandSpec> subcommands;
+    private final KeyFinder keyFinder;
+    private final List<String> movableKeyFlags;
 
     private CommandSpec(Builder b, String parentName) {
         this.name = b.name;
@@ -46,6 +48,8 @@ public final class CommandSpec {
         this.summary = b.summary;
         this.syntax = b.syntax;
         this.complexity = b.complexity;
+        this.keyFinder = b.keyFinder;
+        this.movableKeyFlags = b.movableKeyFlags;
         List<CommandSpec> subs = new ArrayList<>(b.subcommands.size());
         for (Builder sub : b.subcommands) {
             if (sub.group == null) {
@@ -163,6 +167,29 @@ public final class CommandSpec {
         return arity >= 0 ? argc == arity : argc >= -arity;
     }
 
+    /**
+     * The argv indexes of this command's keys in {@code argv}, for a command whose keys move
+     * (SORT's STORE destination), or null when the fixed first/last/step positions describe them.
+     */
+    public int[] movableKeys(byte[][] argv) {
+        return keyFinder == null ? null : keyFinder.keys(argv);
+    }
+
+    /**
+     * The COMMAND GETKEYSANDFLAGS flags (e.g. {@code RO access}) of the {@code n}th key
+     * {@link #movableKeys} found, or null when none were declared for it.
+     */
+    public String movableKeyFlags(int n) {
+        return n < movableKeyFlags.size() ? movableKeyFlags.get(n) : null;
+    }
+
+    /** Finds the keys of a command whose key positions depend on its other arguments. */
+    @FunctionalInterface
+    public interface KeyFinder {
+        /** The argv indexes of the keys, in order; {@code argv} satisfies the arity. */
+        int[] keys(byte[][] argv);
+    }
+
     /** Mutable description of a spec; {@link CommandTable} builds the immutable specs. */
     public static final class Builder {
         private final String name;
@@ -178,6 +205,8 @@ public final class CommandSpec {
         private String syntax = "";
         private String complexity = "";
         private final List<Builder> subcommands = new ArrayList<>();
+        private KeyFinder keyFinder;
+        private List<String> movableKeyFlags = List.of();
 
         private Builder(String name, int arity, long flags, int firstKey, int lastKey, int keyStep,
                 CommandHandler handler) {
@@ -207,6 +236,16 @@ public final class CommandSpec {
 
         public Builder complexity(String complexity) {
             this.complexity = complexity;
+            return this;
+        }
+
+        /**
+         * Where the keys are when they move with the arguments (see {@link CommandSpec#movableKeys}),
+         * and the GETKEYSANDFLAGS flags of the first, second … key found, space-separated.
+         */
+        public Builder keys(KeyFinder finder, String... flagsInOrder) {
+            this.keyFinder = finder;
+            this.movableKeyFlags = List.of(flagsInOrder);
             return this;
         }
 

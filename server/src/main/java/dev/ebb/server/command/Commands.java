@@ -11,6 +11,7 @@ public final class Commands {
             KeyCommands.specs(),
             StringCommands.specs(),
             BitmapCommands.specs(),
+            BitfieldCommands.specs(),
             PubSubCommands.specs(),
             MonitorCommand.specs(),
             SlowlogCommands.specs(),
@@ -23,7 +24,8 @@ public final class Commands {
             HashCommands.specs(),
             SetCommands.specs(),
             ListCommands.specs(),
-            ScriptingCommands.specs());
+            ScriptingCommands.specs(),
+            SortCommands.specs());
 
     private Commands() {
     }

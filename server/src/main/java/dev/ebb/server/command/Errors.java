@@ -23,6 +23,13 @@ public final class Errors {
     public static final String BIT_VALUE = "ERR bit is not an integer or out of range";
     public static final String BIT_ARGUMENT = "ERR The bit argument must be 1 or 0.";
     public static final String BITOP_NOT_SINGLE_KEY = "ERR BITOP NOT must be called with a single source key.";
+    public static final String BITFIELD_TYPE =
+            "ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is.";
+    public static final String BITFIELD_OVERFLOW_TYPE = "ERR Invalid OVERFLOW type specified";
+    public static final String BITFIELD_RO_GET_ONLY = "ERR BITFIELD_RO only supports the GET subcommand";
+    public static final String SORT_NOT_DOUBLE = "ERR One or more scores can't be converted into double";
+    public static final String SORT_BY_IN_CLUSTER = "ERR BY option of SORT denied in Cluster mode.";
+    public static final String SORT_GET_IN_CLUSTER = "ERR GET option of SORT denied in Cluster mode.";
     public static final String DECREMENT_OVERFLOW = "ERR decrement would overflow";
     public static final String LCS_NOT_STRINGS = "ERR The specified keys must contain string values";
     public static final String LCS_LEN_AND_IDX = "ERR If you want both the length and indexes, please just use IDX.";

@@ -178,6 +178,16 @@ public final class SortedSet implements MemoryEstimated {
         }
     }
 
+    /**
+     * Converts a listpack set to the skiplist encoding now, for good (Redis's SORT does this to
+     * every sorted set it sorts); nothing if it already is one. O(n log n).
+     */
+    public void toSkiplistEncoding() {
+        if (listpack != null) {
+            convertToSkiplist();
+        }
+    }
+
     private void convertToSkiplist() {
         ZListpack small = listpack;
         listpack = null;

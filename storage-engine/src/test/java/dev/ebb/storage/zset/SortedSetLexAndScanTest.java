@@ -137,4 +137,21 @@ class SortedSetLexAndScanTest {
         assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(large.score(b("m"))));
         assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(small.addedScore()));
     }
+
+    @Test
+    void toSkiplistEncodingShouldKeepMembersScoresAndOrder() {
+        SortedSet set = SortedSet.create(0, 0, 128, 64);
+        set.add(b("b"), 2, 0, 128, 64);
+        set.add(b("a"), 1, 0, 128, 64);
+        set.add(b("c"), -0.0, 0, 128, 64);
+
+        set.toSkiplistEncoding();
+        set.toSkiplistEncoding();
+
+        assertEquals("skiplist", set.encoding());
+        List<String> members = new ArrayList<>();
+        set.forEach((m, sc) -> members.add(s(m) + "=" + sc));
+        assertEquals(List.of("c=0.0", "a=1.0", "b=2.0"), members);
+        assertEquals(2.0, set.score(b("b")));
+    }
 }

@@ -240,6 +240,28 @@ final class CommandGenerator {
         add(r -> of("EXPIRE", key(r, pick(r, families)), "1000", pick(r, "NX", "XX", "GT", "LT")));
         add(r -> of("PERSIST", key(r, pick(r, families))));
         add(r -> of("OBJECT", "ENCODING", key(r, pick(r, families))));
+        add(r -> {
+            List<String> a = new ArrayList<>(of(pick(r, "SORT", "SORT_RO"), key(r, pick(r, "l", "t", "z"))));
+            if (r.nextBoolean()) {
+                a.add("ALPHA");
+            }
+            if (r.nextBoolean()) {
+                a.add(pick(r, "ASC", "DESC"));
+            }
+            if (r.nextInt(3) == 0) {
+                a.addAll(of("LIMIT", integer(r), integer(r)));
+            }
+            if (r.nextInt(4) == 0) {
+                a.addAll(of("BY", pick(r, "nosort", "s*", "h*->m1")));
+            }
+            if (r.nextInt(4) == 0) {
+                a.addAll(of("GET", pick(r, "#", "s*", "h*->m2")));
+            }
+            return a;
+        });
+        add(r -> of("BITFIELD", key(r, "s"), pick(r, "OVERFLOW", "GET"), pick(r, "WRAP", "SAT", "FAIL", "u8"),
+                pick(r, "INCRBY", "SET", "GET"), pick(r, "u8", "i5", "i64", "u63", "u64", "x1"),
+                pick(r, "#1", "3", "100", "-1"), integer(r)));
         add(r -> of("DBSIZE"));
         add(r -> of("KEYS", pick(r, "*", "s*", "shared?", "[hz]1")));
     }

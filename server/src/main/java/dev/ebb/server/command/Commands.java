@@ -11,6 +11,7 @@ public final class Commands {
             KeyCommands.specs(),
             StringCommands.specs(),
             BitmapCommands.specs(),
+            HyperLogLogCommands.specs(),
             PubSubCommands.specs(),
             MonitorCommand.specs(),
             SlowlogCommands.specs(),

@@ -90,7 +90,8 @@ final class Types {
      * integer of at most 20 characters, {@code embstr} up to 44 bytes, {@code raw} beyond.
      *
      * <p>Ebb deliberately differs in one case: Redis reports {@code raw} for a short string built
-     * in place by APPEND or SETRANGE, which Ebb cannot tell from one stored by SET.
+     * in place by APPEND or SETRANGE, or created by PFADD / PFMERGE (a sparse HLL), which Ebb
+     * cannot tell from one stored by SET.
      */
     static String stringEncoding(byte[] s) {
         if (s.length <= INT_MAX_CHARS && Arguments.isLong(s)) {

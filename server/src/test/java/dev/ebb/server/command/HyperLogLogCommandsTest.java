@@ -19,6 +19,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.Transaction;
 
@@ -261,6 +262,18 @@ class HyperLogLogCommandsTest {
 
             assertTrue(usage >= Hll.DENSE_SIZE && usage < Hll.DENSE_SIZE + 200, "MEMORY USAGE " + usage);
             assertEquals("raw", j.objectEncoding("d"));
+        }
+    }
+
+    /** Redis hides may_replicate (PFCOUNT has it: a count cached in the value is a write) from COMMAND INFO. */
+    @Test
+    void commandInfoShouldListPfcountAsReadonlyOnly() {
+        try (Jedis j = connect()) {
+            List<?> info = (List<?>) ((List<?>) j.sendCommand(Protocol.Command.COMMAND, "INFO", "pfcount")).get(0);
+
+            List<String> flags = ((List<?>) info.get(2)).stream().map(f -> new String((byte[]) f)).toList();
+            assertEquals(List.of("readonly"), flags);
+            assertEquals(List.of(-2L, 1L, -1L, 1L), List.of(info.get(1), info.get(3), info.get(4), info.get(5)));
         }
     }
 

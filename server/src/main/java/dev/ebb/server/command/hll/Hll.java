@@ -220,7 +220,9 @@ public final class Hll {
     /**
      * Raises each of {@code max}'s {@value #REGISTERS} plain byte registers to the HLL {@code s}'s
      * value for it (PFMERGE, PFCOUNT of several keys). Returns false, with {@code max} partly
-     * updated, if {@code s} is sparse and its opcodes do not cover exactly the registers.
+     * updated, if {@code s} is sparse and its opcodes do not reach exactly the last register. As in
+     * Redis, the walk stops at a VAL that would pass the last register, so opcodes beyond it are
+     * not looked at (the single-key count, {@link HllEstimator#count}, refuses them).
      */
     public static boolean mergeInto(byte[] max, byte[] s) {
         if (encoding(s) == DENSE) {

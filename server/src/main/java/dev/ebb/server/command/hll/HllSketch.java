@@ -121,7 +121,8 @@ public final class HllSketch {
 
     /**
      * Converts a sparse HLL to dense, keeping the header (magic, cached cardinality, unused bytes).
-     * Returns false, leaving the sketch as it was, if the opcodes do not cover exactly the registers.
+     * Returns false, leaving the sketch as it was, if the opcodes do not reach exactly the last
+     * register (the walk stops at a VAL that would pass it, as {@link Hll#mergeInto}'s does).
      */
     public boolean toDense() {
         if (encoding() == DENSE) {

@@ -1,6 +1,7 @@
 package dev.ebb.server.command.hll;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,22 @@ class HllEstimatorTest {
         sketch.toDense();
 
         assertEquals(HllFixtures.SPARSE_1000_COUNT, HllEstimator.count(sketch.toByteArray()));
+        assertEquals(HllFixtures.SPARSE_1000_COUNT, HllEstimator.countRegisters(registers));
+    }
+
+    /**
+     * As in Redis: counting one key walks every opcode and refuses a VAL past the last register,
+     * while merging (PFMERGE, PFCOUNT of several keys) and the dense conversion stop before it.
+     */
+    @Test
+    void aValPastTheLastRegisterShouldFailTheCountButNotTheMerge() {
+        byte[] sparse = HllFixtures.load(HllFixtures.SPARSE_1000);
+        byte[] extended = Arrays.copyOf(sparse, sparse.length + 1);
+        extended[sparse.length] = Hll.valOpcode(1, 1);
+        byte[] registers = new byte[Hll.REGISTERS];
+
+        assertEquals(-1, HllEstimator.count(extended));
+        assertTrue(Hll.mergeInto(registers, extended));
         assertEquals(HllFixtures.SPARSE_1000_COUNT, HllEstimator.countRegisters(registers));
     }
 

@@ -140,6 +140,50 @@ class HllSketchTest {
         assertEquals(1, HllSketch.over(dangling, 3000).set(5, 1));
     }
 
+    /**
+     * Truncated, extended and byte-flipped sparse values: merging and converting to dense agree on
+     * whether the opcodes cover the registers, counting is as strict or stricter, and nothing reads
+     * or writes out of bounds or changes the value given.
+     */
+    @Test
+    void corruptSparseValuesShouldBeRefusedOrUpdatedNeverThrow() {
+        byte[] valid = HllFixtures.load(HllFixtures.SPARSE_1000);
+        SplittableRandom random = new SplittableRandom(42);
+
+        for (int round = 0; round < 3000; round++) {
+            byte[] s;
+            int kind = round % 3;
+            if (kind == 0) {
+                s = Arrays.copyOf(valid, Hll.HEADER_SIZE + random.nextInt(valid.length - Hll.HEADER_SIZE));
+            } else if (kind == 1) {
+                s = Arrays.copyOf(valid, valid.length + 1 + random.nextInt(4));
+                for (int i = valid.length; i < s.length; i++) {
+                    s[i] = (byte) random.nextInt(256);
+                }
+            } else {
+                s = valid.clone();
+                for (int flips = 1 + random.nextInt(3); flips > 0; flips--) {
+                    s[Hll.HEADER_SIZE + random.nextInt(valid.length - Hll.HEADER_SIZE)] = (byte) random.nextInt(256);
+                }
+            }
+            byte[] before = s.clone();
+
+            boolean merges = Hll.mergeInto(new byte[Hll.REGISTERS], s);
+            assertEquals(merges, HllSketch.over(s, 3000).toDense(), "round " + round);
+            if (HllEstimator.count(s) >= 0) {
+                assertTrue(merges, "round " + round);
+            }
+            HllSketch hll = HllSketch.over(s, 3000);
+            for (int i = 0; i < 50; i++) {
+                if (hll.add(HllFixtures.element(5000 + round * 50 + i)) < 0) {
+                    break;
+                }
+            }
+            assertTrue(hll.toByteArray().length >= Hll.HEADER_SIZE);
+            assertArrayEquals(before, s);
+        }
+    }
+
     @Test
     void invalidateCacheShouldCopyOnlyWhenTheCacheWasValid() {
         byte[] stale = HllFixtures.load(HllFixtures.SPARSE_1000);

@@ -35,7 +35,10 @@ import java.util.Arrays;
  *
  * <p>Bytes past the end read as 0, as Redis reads the string's terminating zero, so a corrupt or
  * truncated value is refused ({@code -1}) or updated as Redis would, never read out of bounds.
- * Not thread-safe: one command on the command loop.
+ * One corrupt shape evolves differently: when the last opcode is an XZERO missing its second byte,
+ * Redis's split of it leaves a byte past the string's end, which its next update of that opcode
+ * reads; Ebb keeps no bytes past the end and reads 0 again. Not thread-safe: one command on the
+ * command loop.
  */
 public final class HllSketch {
     /** Room a sparse copy keeps past its end: a split grows it by at most 3 and writes up to 4 bytes past it. */

@@ -45,7 +45,6 @@ public final class Hll {
     static final int SPARSE_VAL_MAX_VALUE = 32;
     static final int SPARSE_VAL_MAX_LEN = 4;
     static final int SPARSE_ZERO_MAX_LEN = 64;
-    static final int SPARSE_XZERO_MAX_LEN = 16384;
 
     private Hll() {
     }

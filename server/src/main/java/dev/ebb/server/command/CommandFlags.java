@@ -33,8 +33,12 @@ public final class CommandFlags {
     private CommandFlags() {
     }
 
-    /** The Redis names of the flags set in {@code flags}, in bit order. */
+    /** Flags COMMAND INFO does not list: Redis hides may_replicate on purpose. */
+    private static final long HIDDEN = MAY_REPLICATE;
+
+    /** The Redis names of the flags set in {@code flags} that COMMAND INFO shows, in bit order. */
     public static String[] names(long flags) {
+        flags &= ~HIDDEN;
         String[] out = new String[Long.bitCount(flags)];
         int n = 0;
         for (int bit = 0; bit < NAMES.length; bit++) {

@@ -5,6 +5,7 @@ public enum CommandGroup {
     GENERIC("generic", "@keyspace"),
     STRING("string", "@string"),
     BITMAP("bitmap", "@bitmap"),
+    HYPERLOGLOG("hyperloglog", "@hyperloglog"),
     LIST("list", "@list"),
     SET("set", "@set"),
     SORTED_SET("sorted-set", "@sortedset"),

@@ -12,6 +12,7 @@ public final class Commands {
             StringCommands.specs(),
             BitmapCommands.specs(),
             BitfieldCommands.specs(),
+            HyperLogLogCommands.specs(),
             PubSubCommands.specs(),
             MonitorCommand.specs(),
             SlowlogCommands.specs(),

@@ -126,6 +126,12 @@ public final class Errors {
     public static final String LPOS_COUNT_NEGATIVE = "ERR COUNT can't be negative";
     public static final String LPOS_MAXLEN_NEGATIVE = "ERR MAXLEN can't be negative";
 
+    // HyperLogLog (HyperLogLogCommands).
+    public static final String HLL_INVALID = "INVALIDOBJ Corrupted HLL object detected";
+    public static final String HLL_NOT_AN_HLL = "WRONGTYPE Key is not a valid HyperLogLog string value.";
+    public static final String HLL_NO_SUCH_KEY = "ERR The specified key does not exist";
+    public static final String HLL_NOT_SPARSE = "ERR HLL encoding is not sparse";
+
     private Errors() {
     }
 
@@ -204,6 +210,11 @@ public final class Errors {
     /** {@code ERR unknown subcommand or wrong number of arguments for 'foo'. Try DEBUG HELP.} */
     public static String debugUnknownSubcommand(byte[] sub) {
         return "ERR unknown subcommand or wrong number of arguments for '" + printable(sub) + "'. Try DEBUG HELP.";
+    }
+
+    /** {@code ERR Unknown PFDEBUG subcommand 'foo'}. */
+    public static String pfdebugUnknownSubcommand(byte[] sub) {
+        return "ERR Unknown PFDEBUG subcommand '" + printable(sub) + "'";
     }
 
     /** {@code ERR unknown subcommand 'foo'. Try CONFIG HELP.} */

@@ -97,8 +97,8 @@ final class Types {
      * The encoding Redis gives a string stored by SET: {@code int} if it is a canonical 64-bit
      * integer of at most 20 characters, {@code embstr} up to 44 bytes, {@code raw} beyond.
      *
-     * <p>Strings APPEND, SETRANGE and SETBIT edited are {@link RawString}s and report {@code raw},
-     * as in Redis.
+     * <p>Strings APPEND, SETRANGE and SETBIT edited, and the HyperLogLogs PFADD, PFMERGE and
+     * PFCOUNT store, are {@link RawString}s and report {@code raw}, as in Redis.
      */
     static String stringEncoding(byte[] s) {
         if (s.length <= INT_MAX_CHARS && Arguments.isLong(s)) {

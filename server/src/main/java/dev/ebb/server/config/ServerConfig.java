@@ -338,6 +338,14 @@ public final class ServerConfig {
         return value(Directives.ZSET_MAX_LISTPACK_VALUE);
     }
 
+    /**
+     * {@code hll-sparse-max-bytes}: the longest a sparse HyperLogLog may grow (header included)
+     * before PFADD / PFMERGE convert it to the dense encoding.
+     */
+    public long hllSparseMaxBytes() {
+        return value(Directives.HLL_SPARSE_MAX_BYTES);
+    }
+
     public ClientOutputBufferLimits clientOutputBufferLimits() {
         return value(Directives.CLIENT_OUTPUT_BUFFER_LIMIT);
     }

@@ -262,6 +262,9 @@ final class CommandGenerator {
         add(r -> of("BITFIELD", key(r, "s"), pick(r, "OVERFLOW", "GET"), pick(r, "WRAP", "SAT", "FAIL", "u8"),
                 pick(r, "INCRBY", "SET", "GET"), pick(r, "u8", "i5", "i64", "u63", "u64", "x1"),
                 pick(r, "#1", "3", "100", "-1"), integer(r)));
+        add(r -> of("PFADD", key(r, pick(r, "p", "s")), member(r), value(r)));
+        add(r -> of("PFCOUNT", key(r, pick(r, "p", "s")), key(r, "p")));
+        add(r -> of("PFMERGE", key(r, "p"), key(r, "p"), key(r, pick(r, "p", "s"))));
         add(r -> of("DBSIZE"));
         add(r -> of("KEYS", pick(r, "*", "s*", "shared?", "[hz]1")));
     }

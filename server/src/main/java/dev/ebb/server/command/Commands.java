@@ -19,6 +19,7 @@ public final class Commands {
             ClusterCommands.specs(),
             ZSetCommands.specs(),
             ZSetBlockingCommands.specs(),
+            GeoCommands.specs(),
             HashCommands.specs(),
             SetCommands.specs(),
             ListCommands.specs(),

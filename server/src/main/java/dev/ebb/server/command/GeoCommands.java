@@ -404,6 +404,7 @@ final class GeoCommands {
         GeoHash.Boxes boxes = GeoHash.searchBoxes(shape);
         long[] cells = boxes.cells();
         List<Found> found = new ArrayList<>();
+        double[] point = new double[2];
         int lastProcessed = 0;
         for (int i = 0; i < cells.length; i++) {
             if (cells[i] == GeoHash.EXCLUDED) {
@@ -420,7 +421,7 @@ final class GeoCommands {
                 if (limit != 0 && found.size() >= limit) {
                     return;
                 }
-                double[] point = GeoHash.decode(score);
+                GeoHash.decode(score, point);
                 double distance = shape.distanceIfInside(point[0], point[1]);
                 if (distance >= 0) {
                     found.add(new Found(member, score, point[0], point[1], distance));

@@ -128,10 +128,26 @@ final class GeoHash {
      * whatever its bits say, as in Redis).
      */
     static double[] decode(double score) {
-        double[] a = area(scoreBits(score), STEP_MAX);
-        double lon = Math.max(LON_MIN, Math.min(LON_MAX, (a[0] + a[1]) / 2));
-        double lat = Math.max(LAT_MIN, Math.min(LAT_MAX, (a[2] + a[3]) / 2));
-        return new double[] {lon, lat};
+        double[] xy = new double[2];
+        decode(score, xy);
+        return xy;
+    }
+
+    /** As {@link #decode(double)} into {@code xy} (a search decodes every candidate: no allocation). */
+    static void decode(double score, double[] xy) {
+        long separated = deinterleave(scoreBits(score));
+        long ilat = separated & 0xFFFFFFFFL;
+        long ilon = separated >>> 32;
+        double cells = 1L << STEP_MAX;
+        double lonScale = LON_MAX - LON_MIN;
+        double latScale = LAT_MAX - LAT_MIN;
+        // the same expressions as area(), so the same roundings
+        double lonMin = LON_MIN + (ilon * 1.0 / cells) * lonScale;
+        double lonMax = LON_MIN + (((ilon + 1) & 0xFFFFFFFFL) * 1.0 / cells) * lonScale;
+        double latMin = LAT_MIN + (ilat * 1.0 / cells) * latScale;
+        double latMax = LAT_MIN + (((ilat + 1) & 0xFFFFFFFFL) * 1.0 / cells) * latScale;
+        xy[0] = Math.max(LON_MIN, Math.min(LON_MAX, (lonMin + lonMax) / 2));
+        xy[1] = Math.max(LAT_MIN, Math.min(LAT_MAX, (latMin + latMax) / 2));
     }
 
     /** C's (uint64_t) conversion of a score, as x86-64 code does it (scores are finite). */

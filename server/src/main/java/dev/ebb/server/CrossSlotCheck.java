@@ -3,6 +3,7 @@ package dev.ebb.server;
 import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.Errors;
+import dev.ebb.server.command.GeoCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -12,7 +13,9 @@ import java.util.Map;
  * one slot is refused; EXEC is refused when the keys of all its queued commands together span more
  * than one slot, which also discards the transaction. Inside MULTI a refused command flags the
  * transaction like any other refusal. Commands whose keys follow a {@code numkeys} argument
- * (EVAL and friends, ZUNION, LMPOP, …) are checked on those keys.
+ * (EVAL and friends, ZUNION, LMPOP, …) are checked on those keys, and GEORADIUS's STORE and
+ * STOREDIST keys ({@link GeoCommands#storeKeyIndexes}) with its source. (A command whose own keys
+ * span slots is refused when queued, so a transaction needs only the table's positions.)
  *
  * <p>Cost: nothing for commands with fewer than two keys; otherwise one CRC16 per key.
  */
@@ -50,8 +53,18 @@ final class CrossSlotCheck {
 
     private static boolean crossSlot(CommandSpec spec, byte[][] argv) {
         int[] numkeys = NUMKEYS_COMMANDS.get(spec.fullName());
-        return numkeys == null ? HashSlots.crossSlot(spec, argv)
-                : numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+        if (numkeys != null) {
+            return numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+        }
+        int[] stores = GeoCommands.storeKeyIndexes(spec, argv);
+        if (stores.length == 0) {
+            return HashSlots.crossSlot(spec, argv);
+        }
+        int slot = HashSlots.commonSlot(spec, argv, HashSlots.NO_KEYS);
+        for (int store : stores) {
+            slot = fold(slot, argv[store]);
+        }
+        return slot == HashSlots.CROSS_SLOT;
     }
 
     /**

@@ -197,8 +197,9 @@ public final class CommandDocs {
 
     /**
      * COMMAND GETKEYS / GETKEYSANDFLAGS command [arg …]: the keys the table's first/last/step
-     * positions pick out of the given command line. Commands whose keys move (MOVABLE_KEYS)
-     * without fixed positions are not supported and answer that they have no key arguments.
+     * positions pick out of the given command line, and GEORADIUS's STORE keys. Other commands whose
+     * keys move (MOVABLE_KEYS) without fixed positions are not supported and answer that they have
+     * no key arguments.
      */
     private static void getkeys(Client c, byte[][] argv, boolean withFlags) {
         CommandSpec spec = c.server().commands().lookup(argv[2]);
@@ -223,6 +224,7 @@ public final class CommandDocs {
         for (int i = spec.firstKey(); i <= last; i += spec.keyStep()) {
             count++;
         }
+        int[] stores = GeoCommands.storeKeyIndexes(spec, Arrays.copyOfRange(argv, 2, argv.length));
         if (count == 0) {
             if (spec.has(CommandFlags.NO_MANDATORY_KEYS)) {
                 c.reply().emptyArray();
@@ -232,16 +234,22 @@ public final class CommandDocs {
             return;
         }
         RespWriter w = c.reply();
-        w.arrayHeader(count);
+        w.arrayHeader(count + stores.length);
         for (int i = spec.firstKey(); i <= last; i += spec.keyStep()) {
-            byte[] key = argv[2 + i];
-            if (withFlags) {
-                w.arrayHeader(2);
-                w.bulk(key);
-                writeKeySpecFlags(w, spec);
-            } else {
-                w.bulk(key);
-            }
+            writeKey(w, spec, argv[2 + i], withFlags);
+        }
+        for (int store : stores) {
+            writeKey(w, spec, argv[2 + store], withFlags);
+        }
+    }
+
+    private static void writeKey(RespWriter w, CommandSpec spec, byte[] key, boolean withFlags) {
+        if (withFlags) {
+            w.arrayHeader(2);
+            w.bulk(key);
+            writeKeySpecFlags(w, spec);
+        } else {
+            w.bulk(key);
         }
     }
 

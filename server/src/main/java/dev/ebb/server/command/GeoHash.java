@@ -150,10 +150,16 @@ final class GeoHash {
         xy[1] = Math.max(LAT_MIN, Math.min(LAT_MAX, (latMin + latMax) / 2));
     }
 
-    /** C's (uint64_t) conversion of a score, as x86-64 code does it (scores are finite). */
+    /**
+     * C's (uint64_t) conversion of a score as x86-64 code does it, for sorted sets that ZADD
+     * filled: below 2^63 a truncation (negative values wrap; the invalid result of cvttsd2si is
+     * Long.MIN_VALUE, which Java's saturation gives too), from 2^63 the truncation of the score
+     * less 2^63 with the top bit flipped, which is 0 from 2^64 and for infinity.
+     */
     static long scoreBits(double score) {
         if (score >= 0x1p63) {
-            return score == Double.POSITIVE_INFINITY ? 0 : (long) (score - 0x1p63) ^ Long.MIN_VALUE;
+            double rest = score - 0x1p63;
+            return rest >= 0x1p63 ? 0 : (long) rest ^ Long.MIN_VALUE;
         }
         return (long) score;
     }

@@ -55,6 +55,23 @@ class GeoHashTest {
     }
 
     @Test
+    void scoresGeoaddDidNotMakeShouldDecodeAsRedisOnX86() {
+        // ZADD z -1 a 1e20 b 1e300 e 9.3e18 f -1e30 g inf h -inf i, then GEOPOS, in redis-server 7.2.4
+        assertEquals("180 85.0511287799999991", position(-1));
+        assertEquals("-179.99999731779098511 -85.05112751263942528", position(1e20));
+        assertEquals("-179.99999731779098511 -85.05112751263942528", position(1e300));
+        assertEquals("180 85.0511287799999991", position(9.3e18));
+        assertEquals("180 -85.05112751263942528", position(-1e30));
+        assertEquals("180 -85.05112751263942528", position(Double.NEGATIVE_INFINITY));
+        assertEquals("-179.99999731779098511 -85.05112751263942528", position(Double.POSITIVE_INFINITY));
+    }
+
+    private static String position(double score) {
+        double[] xy = GeoHash.decode(score);
+        return human(xy[0]) + " " + human(xy[1]);
+    }
+
+    @Test
     void standardGeohashShouldMatchRedis() {
         assertEquals("sqc8b49rny0", GeoHash.standardGeohash(GeoHash.score(13.361389, 38.115556)));
         assertEquals("s0000000000", GeoHash.standardGeohash(GeoHash.score(0, 0)));

@@ -210,6 +210,25 @@ class GeoCommandsTest {
     }
 
     @Test
+    void storeShouldReplaceTheDestinationAndItsTimeToLiveAndTouchWatchers() {
+        try (Jedis j = client(); Jedis watcher = client()) {
+            addSicily(j);
+            j.set("dst", "a string");
+            j.expire("dst", 1000);
+            watcher.watch("dst");
+
+            assertEquals(2, j.geosearchStore("dst", "Sicily", new GeoSearchParam()
+                    .fromMember("Agrigento").byRadius(100, GeoUnit.KM)));
+
+            assertEquals(-1, j.ttl("dst"));
+            assertEquals(List.of("Agrigento", "Palermo"), j.zrange("dst", 0, -1));
+            redis.clients.jedis.Transaction t = watcher.multi();
+            t.get("x");
+            assertNull(t.exec());
+        }
+    }
+
+    @Test
     void aGeoSetShouldMoveAndRenameAsTheSortedSetItIs() {
         try (Jedis j = client()) {
             addSicily(j);

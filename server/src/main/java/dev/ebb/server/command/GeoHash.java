@@ -243,20 +243,27 @@ final class GeoHash {
     }
 
     /**
-     * The cells to scan for {@code shape}, in Redis's order (centre, N, S, E, W, NE, NW, SE, SW),
-     * each a cell of {@code step} bits per axis or {@link #EXCLUDED}; fills the shape's bounds.
+     * The nine cells of a search, in Redis's order (centre, N, S, E, W, NE, NW, SE, SW), each a
+     * cell of {@code step} bits per axis or {@link #EXCLUDED}. Immutable once built.
      */
     record Boxes(int step, long[] cells) {
-        /** The score range [min, max) of cell {@code i}: its bits aligned to 52 bits, and the next cell's. */
+        /** The lowest score inside cell {@code i}: its bits aligned to 52 bits. */
         long minScore(int i) {
             return cells[i] << (52 - step * 2);
         }
 
+        /** The lowest score past cell {@code i} (exclusive bound): the next cell's aligned bits. */
         long maxScore(int i) {
             return (cells[i] + 1) << (52 - step * 2);
         }
     }
 
+    /**
+     * The cells to scan for {@code shape}, as Redis's geohashCalculateAreasByShapeWGS84: the step
+     * estimated from the radius (or half-diagonal of a box), one step coarser if a side neighbour
+     * does not reach the bounding box, then the neighbours wholly outside the box dropped. Fills
+     * the shape's bounds.
+     */
     static Boxes searchBoxes(Shape shape) {
         shape.computeBounds();
         double radiusMeters = shape.circle ? shape.radius

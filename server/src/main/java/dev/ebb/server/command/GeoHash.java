@@ -261,7 +261,8 @@ final class GeoHash {
     /**
      * The cells to scan for {@code shape}, as Redis's geohashCalculateAreasByShapeWGS84: the step
      * estimated from the radius (or half-diagonal of a box), one step coarser if a side neighbour
-     * does not reach the bounding box, then the neighbours wholly outside the box dropped. Fills
+     * does not reach the bounding box, then the neighbours on each side the centre cell already
+     * covers up to the box's edge dropped. Fills
      * the shape's bounds.
      */
     static Boxes searchBoxes(Shape shape) {

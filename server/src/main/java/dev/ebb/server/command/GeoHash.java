@@ -262,8 +262,7 @@ final class GeoHash {
      * The cells to scan for {@code shape}, as Redis's geohashCalculateAreasByShapeWGS84: the step
      * estimated from the radius (or half-diagonal of a box), one step coarser if a side neighbour
      * does not reach the bounding box, then the neighbours on each side the centre cell already
-     * covers up to the box's edge dropped. Fills
-     * the shape's bounds.
+     * covers up to the box's edge dropped. Fills the shape's bounds.
      */
     static Boxes searchBoxes(Shape shape) {
         shape.computeBounds();

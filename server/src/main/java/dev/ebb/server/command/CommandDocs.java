@@ -236,21 +236,34 @@ public final class CommandDocs {
         RespWriter w = c.reply();
         w.arrayHeader(count + stores.length);
         for (int i = spec.firstKey(); i <= last; i += spec.keyStep()) {
-            writeKey(w, spec, argv[2 + i], withFlags);
+            writeKey(w, spec, i, argv[2 + i], withFlags);
         }
         for (int store : stores) {
-            writeKey(w, spec, argv[2 + store], withFlags);
+            if (withFlags) {
+                // the STORE / STOREDIST key specs' flags
+                w.arrayHeader(2);
+                w.bulk(argv[2 + store]);
+                writeFlags(w, spec.keySpecs().get(1).flags());
+            } else {
+                w.bulk(argv[2 + store]);
+            }
         }
     }
 
-    private static void writeKey(RespWriter w, CommandSpec spec, byte[] key, boolean withFlags) {
-        if (withFlags) {
-            w.arrayHeader(2);
+    private static void writeKey(RespWriter w, CommandSpec spec, int index, byte[] key, boolean withFlags) {
+        if (!withFlags) {
             w.bulk(key);
-            writeKeySpecFlags(w, spec);
-        } else {
-            w.bulk(key);
+            return;
         }
+        w.arrayHeader(2);
+        w.bulk(key);
+        for (KeySpec declared : spec.keySpecs()) {
+            if (declared.keyword() == null && declared.index() == index) {
+                writeFlags(w, declared.flags());
+                return;
+            }
+        }
+        writeKeySpecFlags(w, spec);
     }
 
     static void help(Client c, byte[][] argv) {
@@ -372,8 +385,18 @@ public final class CommandDocs {
         return ordered;
     }
 
-    /** The key specs of {@code spec}: none, or one range spec derived from first/last/step. */
+    /**
+     * The key specs of {@code spec}: those it declares, else none, or one range spec derived from
+     * first/last/step.
+     */
     private static void writeKeySpecs(RespWriter w, CommandSpec spec) {
+        if (!spec.keySpecs().isEmpty()) {
+            w.setHeader(spec.keySpecs().size());
+            for (KeySpec key : spec.keySpecs()) {
+                writeDeclaredKeySpec(w, key);
+            }
+            return;
+        }
         if (spec.firstKey() <= 0) {
             w.setHeader(0);
             return;
@@ -402,6 +425,49 @@ public final class CommandDocs {
         w.integer(spec.keyStep());
         w.bulk("limit");
         w.integer(0);
+    }
+
+    private static void writeDeclaredKeySpec(RespWriter w, KeySpec key) {
+        w.mapHeader(3);
+        w.bulk("flags");
+        writeFlags(w, key.flags());
+        w.bulk("begin_search");
+        w.mapHeader(2);
+        w.bulk("type");
+        if (key.keyword() == null) {
+            w.bulk("index");
+            w.bulk("spec");
+            w.mapHeader(1);
+            w.bulk("index");
+            w.integer(key.index());
+        } else {
+            w.bulk("keyword");
+            w.bulk("spec");
+            w.mapHeader(2);
+            w.bulk("keyword");
+            w.bulk(key.keyword());
+            w.bulk("startfrom");
+            w.integer(key.startFrom());
+        }
+        w.bulk("find_keys");
+        w.mapHeader(2);
+        w.bulk("type");
+        w.bulk("range");
+        w.bulk("spec");
+        w.mapHeader(3);
+        w.bulk("lastkey");
+        w.integer(0);
+        w.bulk("keystep");
+        w.integer(1);
+        w.bulk("limit");
+        w.integer(0);
+    }
+
+    private static void writeFlags(RespWriter w, List<String> flags) {
+        w.setHeader(flags.size());
+        for (String flag : flags) {
+            w.simple(flag);
+        }
     }
 
     private static void writeKeySpecFlags(RespWriter w, CommandSpec spec) {
@@ -436,7 +502,8 @@ public final class CommandDocs {
         }
         if (!arguments.isEmpty()) {
             w.bulk("arguments");
-            writeArguments(w, arguments, spec.firstKey() > 0);
+            // key arguments are numbered in order when the command declares its key specs
+            writeArguments(w, arguments, spec.firstKey() > 0, spec.keySpecs().isEmpty() ? null : new int[1]);
         }
         if (!spec.subcommands().isEmpty()) {
             w.bulk("subcommands");
@@ -453,7 +520,8 @@ public final class CommandDocs {
         return ARGUMENTS.computeIfAbsent(spec, CommandSyntax::arguments);
     }
 
-    private static void writeArguments(RespWriter w, List<CommandSyntax.Argument> arguments, boolean hasKeySpec) {
+    private static void writeArguments(RespWriter w, List<CommandSyntax.Argument> arguments, boolean hasKeySpec,
+            int[] nextKeySpec) {
         w.arrayHeader(arguments.size());
         for (CommandSyntax.Argument arg : arguments) {
             boolean keySpecIndex = hasKeySpec && arg.type.equals(CommandSyntax.KEY);
@@ -466,7 +534,7 @@ public final class CommandDocs {
             w.bulk(arg.type);
             if (keySpecIndex) {
                 w.bulk("key_spec_index");
-                w.integer(0);
+                w.integer(nextKeySpec == null ? 0 : nextKeySpec[0]++);
             }
             if (arg.token != null) {
                 w.bulk("token");
@@ -487,7 +555,7 @@ public final class CommandDocs {
             }
             if (!arg.arguments.isEmpty()) {
                 w.bulk("arguments");
-                writeArguments(w, arg.arguments, hasKeySpec);
+                writeArguments(w, arg.arguments, hasKeySpec, nextKeySpec);
             }
         }
     }

@@ -30,6 +30,7 @@ public final class CommandSpec {
     private final String summary;
     private final String syntax;
     private final String complexity;
+    private final List<KeySpec> keySpecs;
     private final List<CommandSpec> subcommands;
 
     private CommandSpec(Builder b, String parentName) {
@@ -46,6 +47,7 @@ public final class CommandSpec {
         this.summary = b.summary;
         this.syntax = b.syntax;
         this.complexity = b.complexity;
+        this.keySpecs = List.copyOf(b.keySpecs);
         List<CommandSpec> subs = new ArrayList<>(b.subcommands.size());
         for (Builder sub : b.subcommands) {
             if (sub.group == null) {
@@ -143,6 +145,11 @@ public final class CommandSpec {
         return complexity;
     }
 
+    /** The key specs declared for COMMAND INFO; empty when they derive from the key positions. */
+    public List<KeySpec> keySpecs() {
+        return keySpecs;
+    }
+
     public List<CommandSpec> subcommands() {
         return subcommands;
     }
@@ -177,6 +184,7 @@ public final class CommandSpec {
         private String summary;
         private String syntax = "";
         private String complexity = "";
+        private List<KeySpec> keySpecs = List.of();
         private final List<Builder> subcommands = new ArrayList<>();
 
         private Builder(String name, int arity, long flags, int firstKey, int lastKey, int keyStep,
@@ -207,6 +215,12 @@ public final class CommandSpec {
 
         public Builder complexity(String complexity) {
             this.complexity = complexity;
+            return this;
+        }
+
+        /** Key specs as Redis declares them, for keys the first/last/step positions do not describe. */
+        public Builder keySpecs(KeySpec... specs) {
+            this.keySpecs = List.of(specs);
             return this;
         }
 

@@ -50,11 +50,17 @@ public final class GeoCommands {
     static List<CommandSpec.Builder> specs() {
         CommandGroup g = CommandGroup.GEO;
         String radiusOptions = " [WITHCOORD] [WITHDIST] [WITHHASH] [COUNT count [ANY]] [ASC | DESC]";
+        KeySpec source = KeySpec.atIndex(1, "RO", "access");
+        KeySpec store = KeySpec.afterKeyword("STORE", 6, "OW", "update");
+        KeySpec storeDist = KeySpec.afterKeyword("STOREDIST", 6, "OW", "update");
+        KeySpec storeByMember = KeySpec.afterKeyword("STORE", 5, "OW", "update");
+        KeySpec storeDistByMember = KeySpec.afterKeyword("STOREDIST", 5, "OW", "update");
         String searchFrom = "<FROMMEMBER member | FROMLONLAT longitude latitude>"
                 + " <BYRADIUS radius <M | KM | FT | MI> | BYBOX width height <M | KM | FT | MI>> [ASC | DESC]"
                 + " [COUNT count [ANY]]";
         return List.of(
                 spec("geoadd", -5, WRITE | DENYOOM, 1, 1, 1, GeoCommands::geoadd)
+                        .keySpecs(KeySpec.atIndex(1, "RW", "update"))
                         .doc(g, "3.2.0", "Adds one or more members to a geospatial index. The key is created if it"
                                 + " doesn't exist.", "key [NX | XX] [CH] longitude latitude member"
                                 + " [longitude latitude member ...]"),
@@ -68,6 +74,7 @@ public final class GeoCommands {
                         .doc(g, "3.2.0", "Returns the longitude and latitude of members from a geospatial index.",
                                 "key [member [member ...]]"),
                 spec("georadius", -6, WRITE | DENYOOM | MOVABLE_KEYS, 1, 1, 1, GeoCommands::georadius)
+                        .keySpecs(source, store, storeDist)
                         .doc(g, "3.2.0", "Queries a geospatial index for members within a distance from a"
                                 + " coordinate, optionally stores the result.", "key longitude latitude radius"
                                 + " <M | KM | FT | MI>" + radiusOptions + " [STORE key | STOREDIST key]"),
@@ -77,6 +84,7 @@ public final class GeoCommands {
                                 + radiusOptions),
                 spec("georadiusbymember", -5, WRITE | DENYOOM | MOVABLE_KEYS, 1, 1, 1,
                         GeoCommands::georadiusbymember)
+                        .keySpecs(source, storeByMember, storeDistByMember)
                         .doc(g, "3.2.0", "Queries a geospatial index for members within a distance from a member,"
                                 + " optionally stores the result.", "key member radius <M | KM | FT | MI>"
                                 + radiusOptions + " [STORE key | STOREDIST key]"),
@@ -87,6 +95,7 @@ public final class GeoCommands {
                         .doc(g, "6.2.0", "Queries a geospatial index for members inside an area of a box or a"
                                 + " circle.", "key " + searchFrom + " [WITHCOORD] [WITHDIST] [WITHHASH]"),
                 spec("geosearchstore", -8, WRITE | DENYOOM, 1, 2, 1, GeoCommands::geosearchstore)
+                        .keySpecs(KeySpec.atIndex(1, "OW", "update"), KeySpec.atIndex(2, "RO", "access"))
                         .doc(g, "6.2.0", "Queries a geospatial index for members inside an area of a box or a"
                                 + " circle, optionally stores the result.", "destination source " + searchFrom
                                 + " [STOREDIST]"));

@@ -3,7 +3,7 @@ package dev.ebb.server;
 import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.Errors;
-import dev.ebb.server.command.GeoCommands;
+import dev.ebb.server.command.KeySpec;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -14,12 +14,14 @@ import java.util.Map;
  * than one slot, which also discards the transaction. Inside MULTI a refused command flags the
  * transaction like any other refusal. Commands whose keys follow a {@code numkeys} argument
  * (EVAL and friends, ZUNION, LMPOP, …) are checked on those keys, and GEORADIUS's STORE and
- * STOREDIST keys ({@link GeoCommands#storeKeyIndexes}) with its source. (A command whose own keys
+ * STOREDIST keys (found by keyword, {@link KeySpec#keywordKeys}) with its source. (A command whose own keys
  * span slots is refused when queued, so a transaction needs only the table's positions.)
  *
  * <p>Cost: nothing for commands with fewer than two keys; otherwise one CRC16 per key.
  */
 final class CrossSlotCheck {
+    private static final int[][] NO_KEYWORD_KEYS = {};
+
     private CrossSlotCheck() {
     }
 
@@ -56,13 +58,13 @@ final class CrossSlotCheck {
         if (numkeys != null) {
             return numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
         }
-        int[] stores = GeoCommands.storeKeyIndexes(spec, argv);
-        if (stores.length == 0) {
+        int[][] keywordKeys = spec.keySpecs().isEmpty() ? NO_KEYWORD_KEYS : KeySpec.keywordKeys(spec, argv);
+        if (keywordKeys.length == 0) {
             return HashSlots.crossSlot(spec, argv);
         }
         int slot = HashSlots.commonSlot(spec, argv, HashSlots.NO_KEYS);
-        for (int store : stores) {
-            slot = fold(slot, argv[store]);
+        for (int[] key : keywordKeys) {
+            slot = fold(slot, argv[key[0]]);
         }
         return slot == HashSlots.CROSS_SLOT;
     }

@@ -197,9 +197,9 @@ public final class CommandDocs {
 
     /**
      * COMMAND GETKEYS / GETKEYSANDFLAGS command [arg …]: the keys the table's first/last/step
-     * positions pick out of the given command line, and GEORADIUS's STORE keys. Other commands whose
-     * keys move (MOVABLE_KEYS) without fixed positions are not supported and answer that they have
-     * no key arguments.
+     * positions pick out of the given command line, and those its keyword key specs find
+     * (GEORADIUS's STORE keys). Other commands whose keys move (MOVABLE_KEYS) without fixed
+     * positions are not supported and answer that they have no key arguments.
      */
     private static void getkeys(Client c, byte[][] argv, boolean withFlags) {
         CommandSpec spec = c.server().commands().lookup(argv[2]);
@@ -224,7 +224,7 @@ public final class CommandDocs {
         for (int i = spec.firstKey(); i <= last; i += spec.keyStep()) {
             count++;
         }
-        int[] stores = GeoCommands.storeKeyIndexes(spec, Arrays.copyOfRange(argv, 2, argv.length));
+        int[][] keywordKeys = KeySpec.keywordKeys(spec, Arrays.copyOfRange(argv, 2, argv.length));
         if (count == 0) {
             if (spec.has(CommandFlags.NO_MANDATORY_KEYS)) {
                 c.reply().emptyArray();
@@ -234,18 +234,17 @@ public final class CommandDocs {
             return;
         }
         RespWriter w = c.reply();
-        w.arrayHeader(count + stores.length);
+        w.arrayHeader(count + keywordKeys.length);
         for (int i = spec.firstKey(); i <= last; i += spec.keyStep()) {
             writeKey(w, spec, i, argv[2 + i], withFlags);
         }
-        for (int store : stores) {
+        for (int[] key : keywordKeys) {
             if (withFlags) {
-                // the STORE / STOREDIST key specs' flags
                 w.arrayHeader(2);
-                w.bulk(argv[2 + store]);
-                writeFlags(w, spec.keySpecs().get(1).flags());
+                w.bulk(argv[2 + key[0]]);
+                writeFlags(w, spec.keySpecs().get(key[1]).flags());
             } else {
-                w.bulk(argv[2 + store]);
+                w.bulk(argv[2 + key[0]]);
             }
         }
     }

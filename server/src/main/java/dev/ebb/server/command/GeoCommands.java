@@ -30,7 +30,7 @@ import java.util.List;
  * times 10^4), coordinates as the long double text of addReplyHumanLongDouble (RESP3: a double),
  * hashes as integers. Runs on the command loop thread only.
  */
-public final class GeoCommands {
+final class GeoCommands {
     private static final int SORT_NONE = 0;
     private static final int SORT_ASC = 1;
     private static final int SORT_DESC = 2;
@@ -498,44 +498,6 @@ public final class GeoCommands {
         if (c.db().delete(key) != null) {
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
         }
-    }
-
-    // ---------------------------------------------------------------- keys
-
-    private static final int[] NO_KEYS = {};
-
-    /**
-     * The argv indexes of the keys a GEORADIUS or GEORADIUSBYMEMBER command line stores into,
-     * found as Redis 7.2's key specs find them: the argument after the first STORE, then the one
-     * after the first STOREDIST, each keyword looked for from argv[6] (argv[5] by member) up to
-     * the last argument but one. These are the movable keys the table's fixed positions do not
-     * describe, for COMMAND GETKEYS and the cluster's CROSSSLOT check; none for other commands.
-     */
-    public static int[] storeKeyIndexes(CommandSpec spec, byte[][] argv) {
-        String name = spec.fullName();
-        int from;
-        if (name.equals("georadius")) {
-            from = 6;
-        } else if (name.equals("georadiusbymember")) {
-            from = 5;
-        } else {
-            return NO_KEYS;
-        }
-        int store = keywordKey(argv, from, "store");
-        int storeDist = keywordKey(argv, from, "storedist");
-        if (store < 0) {
-            return storeDist < 0 ? NO_KEYS : new int[] {storeDist};
-        }
-        return storeDist < 0 ? new int[] {store} : new int[] {store, storeDist};
-    }
-
-    private static int keywordKey(byte[][] argv, int from, String keyword) {
-        for (int i = from; i < argv.length - 1; i++) {
-            if (Arguments.is(argv[i], keyword)) {
-                return i + 1;
-            }
-        }
-        return -1;
     }
 
     // ---------------------------------------------------------------- arguments

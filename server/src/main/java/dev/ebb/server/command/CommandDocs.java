@@ -29,7 +29,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li><b>Key specs</b> ({@link #writeKeySpecs}): one {@code index}/{@code range} spec derived from
  *       first/last/step. Its flags are {@code RO access} for read-only commands, {@code RW} for
  *       write commands (Ebb does not track Redis's finer {@code OW}/{@code RM}/{@code insert}/
- *       {@code delete}) and {@code RO} otherwise.</li>
+ *       {@code delete}) and {@code RO} otherwise. A row may declare its key specs instead
+ *       ({@link KeySpec}: by index or after a keyword, with Redis's flags), as the geo family does
+ *       for GEORADIUS's STORE keys; GETKEYS then also lists the keys the keyword specs find, and
+ *       DOCS numbers the key arguments in order as their {@code key_spec_index}.</li>
  *   <li><b>Tips</b> are always empty.</li>
  *   <li><b>Docs</b>: summary, since, group and complexity from the row; the argument tree parsed
  *       from its syntax line by {@link CommandSyntax}, cached per spec. No history.</li>

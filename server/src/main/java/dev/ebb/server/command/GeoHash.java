@@ -341,15 +341,48 @@ final class GeoHash {
 
     /** Great-circle meters between two points (haversine), as Redis's geohashGetDistance. */
     static double distance(double lon1, double lat1, double lon2, double lat2) {
+        return distanceWithin(lon1, lat1, lon2, lat2, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * {@link #distance}, or -1 when it exceeds {@code limit} meters. {@code sureOutside} is
+     * {@link #sureOutside}{@code (limit)}: a haversine term above it means farther than the limit
+     * for certain, and the arcsine (Java's costs about three times glibc's, and a search computes
+     * one per candidate) is skipped. Any distance returned is the one {@link #distance} gives.
+     */
+    static double distanceWithin(double lon1, double lat1, double lon2, double lat2, double limit,
+            double sureOutside) {
         double v = Math.sin((degRad(lon2) - degRad(lon1)) / 2);
+        double d;
         if (v == 0.0) {
-            return latDistance(lat1, lat2);
+            d = latDistance(lat1, lat2);
+        } else {
+            double lat1r = degRad(lat1);
+            double lat2r = degRad(lat2);
+            double u = Math.sin((lat2r - lat1r) / 2);
+            double a = u * u + Math.cos(lat1r) * Math.cos(lat2r) * v * v;
+            if (a > sureOutside) {
+                return -1;
+            }
+            d = 2.0 * EARTH_RADIUS_IN_METERS * Math.asin(Math.sqrt(a));
         }
-        double lat1r = degRad(lat1);
-        double lat2r = degRad(lat2);
-        double u = Math.sin((lat2r - lat1r) / 2);
-        double a = u * u + Math.cos(lat1r) * Math.cos(lat2r) * v * v;
-        return 2.0 * EARTH_RADIUS_IN_METERS * Math.asin(Math.sqrt(a));
+        return d > limit ? -1 : d;
+    }
+
+    /**
+     * The haversine term a (sin^2 of half the central angle) beyond which a distance is certainly
+     * more than {@code limit} meters: sin^2(limit / 2R) raised by a relative 1e-9, which moves the
+     * distance far more than the few ulps the float arithmetic can (the distance grows at least
+     * half as fast as a, relatively). Infinite (no shortcut) for limits of a quarter of the
+     * circumference or more.
+     */
+    static double sureOutside(double limit) {
+        double halfAngle = limit / (2.0 * EARTH_RADIUS_IN_METERS);
+        if (!(halfAngle < Math.PI / 4)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double s = Math.sin(halfAngle);
+        return s * s * (1 + 1e-9);
     }
 
     /**
@@ -369,6 +402,8 @@ final class GeoHash {
         double minLat;
         double maxLon;
         double maxLat;
+        /** {@link GeoHash#sureOutside} of the radius or half width, worked out at the first point. */
+        double sureOutside = Double.NaN;
 
         /**
          * The bounding box in degrees; the longitude span is taken at the latitude edge nearer the
@@ -394,13 +429,20 @@ final class GeoHash {
          */
         double distanceIfInside(double pointLon, double pointLat) {
             if (circle) {
-                double d = distance(lon, lat, pointLon, pointLat);
-                return d > radius * conversion ? -1 : d;
+                double limit = radius * conversion;
+                if (Double.isNaN(sureOutside)) {
+                    sureOutside = sureOutside(limit);
+                }
+                return distanceWithin(lon, lat, pointLon, pointLat, limit, sureOutside);
             }
             if (latDistance(pointLat, lat) > height * conversion / 2) {
                 return -1;
             }
-            if (distance(pointLon, pointLat, lon, pointLat) > width * conversion / 2) {
+            double halfWidth = width * conversion / 2;
+            if (Double.isNaN(sureOutside)) {
+                sureOutside = sureOutside(halfWidth);
+            }
+            if (distanceWithin(pointLon, pointLat, lon, pointLat, halfWidth, sureOutside) < 0) {
                 return -1;
             }
             return distance(lon, lat, pointLon, pointLat);

@@ -91,6 +91,28 @@ class GeoHashTest {
     }
 
     @Test
+    void distanceWithinShouldDecideExactlyAsComparingTheFullDistance() {
+        Random random = new Random(3);
+        for (int i = 0; i < 200_000; i++) {
+            double lon1 = random.nextDouble() * 360 - 180;
+            double lat1 = random.nextDouble() * 170 - 85;
+            double scale = Math.pow(10, -6 + random.nextInt(9));
+            double lon2 = Math.max(-180, Math.min(180, lon1 + (random.nextDouble() - 0.5) * scale * 100));
+            double lat2 = Math.max(-85, Math.min(85, lat1 + (random.nextDouble() - 0.5) * scale * 100));
+            double d = GeoHash.distance(lon1, lat1, lon2, lat2);
+            // limits at the distance itself, a hair either side, and random ones
+            double[] limits = {d, Math.nextDown(d), Math.nextUp(d), d * (1 - 1e-12), d * 2 * random.nextDouble()};
+            for (double limit : limits) {
+                double expected = d > limit ? -1 : d;
+
+                double actual = GeoHash.distanceWithin(lon1, lat1, lon2, lat2, limit, GeoHash.sureOutside(limit));
+
+                assertEquals(expected, actual, () -> lon1 + "," + lat1 + " " + lon2 + "," + lat2 + " limit " + limit);
+            }
+        }
+    }
+
+    @Test
     void distanceOnOneMeridianShouldBeTheLatitudeArc() {
         double meters = GeoHash.distance(10, 0, 10, 1);
 

@@ -14,8 +14,8 @@ import java.util.Map;
  * than one slot, which also discards the transaction. Inside MULTI a refused command flags the
  * transaction like any other refusal. Commands whose keys follow a {@code numkeys} argument
  * (EVAL and friends, ZUNION, LMPOP, …) are checked on those keys, and GEORADIUS's STORE and
- * STOREDIST keys (found by keyword, {@link KeySpec#keywordKeys}) with its source. (A command whose own keys
- * span slots is refused when queued, so a transaction needs only the table's positions.)
+ * STOREDIST keys (found by keyword, {@link KeySpec#keywordKeys}) with its source; a transaction
+ * needs only the table's positions, as such a command is refused when it is queued.
  *
  * <p>Cost: nothing for commands with fewer than two keys; otherwise one CRC16 per key.
  */

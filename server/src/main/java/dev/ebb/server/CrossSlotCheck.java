@@ -3,6 +3,7 @@ package dev.ebb.server;
 import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.Errors;
+import dev.ebb.server.command.KeySpec;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -12,12 +13,16 @@ import java.util.Map;
  * one slot is refused; EXEC is refused when the keys of all its queued commands together span more
  * than one slot, which also discards the transaction. Inside MULTI a refused command flags the
  * transaction like any other refusal. Commands whose keys follow a {@code numkeys} argument
- * (EVAL and friends, ZUNION, LMPOP, …) are checked on those keys, and commands with a key finder
- * ({@link CommandSpec#movableKeys}: SORT's STORE destination) on the keys it finds.
+ * (EVAL and friends, ZUNION, LMPOP, …) are checked on those keys, commands with a key finder
+ * ({@link CommandSpec#movableKeys}: SORT's STORE destination) on the keys it finds, and GEORADIUS's
+ * STORE and STOREDIST keys (found by keyword, {@link KeySpec#keywordKeys}) with its source; a
+ * transaction needs only the table's positions, as such a command is refused when it is queued.
  *
  * <p>Cost: nothing for commands with fewer than two keys; otherwise one CRC16 per key.
  */
 final class CrossSlotCheck {
+    private static final int[][] NO_KEYWORD_KEYS = {};
+
     private CrossSlotCheck() {
     }
 
@@ -52,8 +57,18 @@ final class CrossSlotCheck {
             return numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
         }
         int[] movable = spec.movableKeys(argv);
-        return movable == null ? HashSlots.crossSlot(spec, argv)
-                : movableSlot(argv, movable, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+        if (movable != null) {
+            return movableSlot(argv, movable, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+        }
+        int[][] keywordKeys = spec.keySpecs().isEmpty() ? NO_KEYWORD_KEYS : KeySpec.keywordKeys(spec, argv);
+        if (keywordKeys.length == 0) {
+            return HashSlots.crossSlot(spec, argv);
+        }
+        int slot = HashSlots.commonSlot(spec, argv, HashSlots.NO_KEYS);
+        for (int[] key : keywordKeys) {
+            slot = fold(slot, argv[key[0]]);
+        }
+        return slot == HashSlots.CROSS_SLOT;
     }
 
     /** The common slot of the keys a spec's key finder found (SORT … STORE), folded into {@code slot}. */

@@ -29,7 +29,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li><b>Key specs</b> ({@link #writeKeySpecs}): one {@code index}/{@code range} spec derived from
  *       first/last/step. Its flags are {@code RO access} for read-only commands, {@code RW} for
  *       write commands (Ebb does not track Redis's finer {@code OW}/{@code RM}/{@code insert}/
- *       {@code delete}) and {@code RO} otherwise.</li>
+ *       {@code delete}) and {@code RO} otherwise. A row may declare its key specs instead
+ *       ({@link KeySpec}: by index or after a keyword, with Redis's flags), as the geo family does
+ *       for GEORADIUS's STORE keys; GETKEYS then also lists the keys the keyword specs find, and
+ *       DOCS numbers the key arguments in order as their {@code key_spec_index}.</li>
  *   <li><b>Tips</b> are always empty.</li>
  *   <li><b>Docs</b>: summary, since, group and complexity from the row; the argument tree parsed
  *       from its syntax line by {@link CommandSyntax}, cached per spec. No history.</li>
@@ -198,8 +201,9 @@ public final class CommandDocs {
     /**
      * COMMAND GETKEYS / GETKEYSANDFLAGS command [arg …]: the keys the table's first/last/step
      * positions pick out of the given command line, or its {@link CommandSpec#movableKeys} finder
-     * (SORT). Other commands whose keys move (MOVABLE_KEYS) without fixed positions are not
-     * supported and answer that they have no key arguments.
+     * (SORT), and those its keyword key specs find (GEORADIUS's STORE keys). Other commands whose
+     * keys move (MOVABLE_KEYS) without fixed positions are not supported and answer that they have
+     * no key arguments.
      */
     private static void getkeys(Client c, byte[][] argv, boolean withFlags) {
         CommandSpec spec = c.server().commands().lookup(argv[2]);
@@ -229,6 +233,7 @@ public final class CommandDocs {
         for (int i = spec.firstKey(); i <= last; i += spec.keyStep()) {
             count++;
         }
+        int[][] keywordKeys = KeySpec.keywordKeys(spec, Arrays.copyOfRange(argv, 2, argv.length));
         if (count == 0) {
             if (spec.has(CommandFlags.NO_MANDATORY_KEYS)) {
                 c.reply().emptyArray();
@@ -238,15 +243,17 @@ public final class CommandDocs {
             return;
         }
         RespWriter w = c.reply();
-        w.arrayHeader(count);
+        w.arrayHeader(count + keywordKeys.length);
         for (int i = spec.firstKey(); i <= last; i += spec.keyStep()) {
-            byte[] key = argv[2 + i];
+            writeKey(w, spec, i, argv[2 + i], withFlags);
+        }
+        for (int[] key : keywordKeys) {
             if (withFlags) {
                 w.arrayHeader(2);
-                w.bulk(key);
-                writeKeySpecFlags(w, spec);
+                w.bulk(argv[2 + key[0]]);
+                writeFlags(w, spec.keySpecs().get(key[1]).flags());
             } else {
-                w.bulk(key);
+                w.bulk(argv[2 + key[0]]);
             }
         }
     }
@@ -273,6 +280,22 @@ public final class CommandDocs {
                 }
             }
         }
+    }
+
+    private static void writeKey(RespWriter w, CommandSpec spec, int index, byte[] key, boolean withFlags) {
+        if (!withFlags) {
+            w.bulk(key);
+            return;
+        }
+        w.arrayHeader(2);
+        w.bulk(key);
+        for (KeySpec declared : spec.keySpecs()) {
+            if (declared.keyword() == null && declared.index() == index) {
+                writeFlags(w, declared.flags());
+                return;
+            }
+        }
+        writeKeySpecFlags(w, spec);
     }
 
     static void help(Client c, byte[][] argv) {
@@ -394,8 +417,18 @@ public final class CommandDocs {
         return ordered;
     }
 
-    /** The key specs of {@code spec}: none, or one range spec derived from first/last/step. */
+    /**
+     * The key specs of {@code spec}: those it declares, else none, or one range spec derived from
+     * first/last/step.
+     */
     private static void writeKeySpecs(RespWriter w, CommandSpec spec) {
+        if (!spec.keySpecs().isEmpty()) {
+            w.setHeader(spec.keySpecs().size());
+            for (KeySpec key : spec.keySpecs()) {
+                writeDeclaredKeySpec(w, key);
+            }
+            return;
+        }
         if (spec.firstKey() <= 0) {
             w.setHeader(0);
             return;
@@ -424,6 +457,49 @@ public final class CommandDocs {
         w.integer(spec.keyStep());
         w.bulk("limit");
         w.integer(0);
+    }
+
+    private static void writeDeclaredKeySpec(RespWriter w, KeySpec key) {
+        w.mapHeader(3);
+        w.bulk("flags");
+        writeFlags(w, key.flags());
+        w.bulk("begin_search");
+        w.mapHeader(2);
+        w.bulk("type");
+        if (key.keyword() == null) {
+            w.bulk("index");
+            w.bulk("spec");
+            w.mapHeader(1);
+            w.bulk("index");
+            w.integer(key.index());
+        } else {
+            w.bulk("keyword");
+            w.bulk("spec");
+            w.mapHeader(2);
+            w.bulk("keyword");
+            w.bulk(key.keyword());
+            w.bulk("startfrom");
+            w.integer(key.startFrom());
+        }
+        w.bulk("find_keys");
+        w.mapHeader(2);
+        w.bulk("type");
+        w.bulk("range");
+        w.bulk("spec");
+        w.mapHeader(3);
+        w.bulk("lastkey");
+        w.integer(0);
+        w.bulk("keystep");
+        w.integer(1);
+        w.bulk("limit");
+        w.integer(0);
+    }
+
+    private static void writeFlags(RespWriter w, List<String> flags) {
+        w.setHeader(flags.size());
+        for (String flag : flags) {
+            w.simple(flag);
+        }
     }
 
     private static void writeKeySpecFlags(RespWriter w, CommandSpec spec) {
@@ -458,7 +534,8 @@ public final class CommandDocs {
         }
         if (!arguments.isEmpty()) {
             w.bulk("arguments");
-            writeArguments(w, arguments, spec.firstKey() > 0);
+            // key arguments are numbered in order when the command declares its key specs
+            writeArguments(w, arguments, spec.firstKey() > 0, spec.keySpecs().isEmpty() ? null : new int[1]);
         }
         if (!spec.subcommands().isEmpty()) {
             w.bulk("subcommands");
@@ -475,7 +552,8 @@ public final class CommandDocs {
         return ARGUMENTS.computeIfAbsent(spec, CommandSyntax::arguments);
     }
 
-    private static void writeArguments(RespWriter w, List<CommandSyntax.Argument> arguments, boolean hasKeySpec) {
+    private static void writeArguments(RespWriter w, List<CommandSyntax.Argument> arguments, boolean hasKeySpec,
+            int[] nextKeySpec) {
         w.arrayHeader(arguments.size());
         for (CommandSyntax.Argument arg : arguments) {
             boolean keySpecIndex = hasKeySpec && arg.type.equals(CommandSyntax.KEY);
@@ -488,7 +566,7 @@ public final class CommandDocs {
             w.bulk(arg.type);
             if (keySpecIndex) {
                 w.bulk("key_spec_index");
-                w.integer(0);
+                w.integer(nextKeySpec == null ? 0 : nextKeySpec[0]++);
             }
             if (arg.token != null) {
                 w.bulk("token");
@@ -509,7 +587,7 @@ public final class CommandDocs {
             }
             if (!arg.arguments.isEmpty()) {
                 w.bulk("arguments");
-                writeArguments(w, arg.arguments, hasKeySpec);
+                writeArguments(w, arg.arguments, hasKeySpec, nextKeySpec);
             }
         }
     }

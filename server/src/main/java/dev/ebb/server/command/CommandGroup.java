@@ -10,6 +10,7 @@ public enum CommandGroup {
     SET("set", "@set"),
     SORTED_SET("sorted-set", "@sortedset"),
     HASH("hash", "@hash"),
+    GEO("geo", "@geo"),
     PUBSUB("pubsub", "@pubsub"),
     TRANSACTIONS("transactions", "@transaction"),
     SCRIPTING("scripting", "@scripting"),

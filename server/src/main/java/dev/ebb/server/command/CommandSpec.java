@@ -30,6 +30,7 @@ public final class CommandSpec {
     private final String summary;
     private final String syntax;
     private final String complexity;
+    private final List<KeySpec> keySpecs;
     private final List<CommandSpec> subcommands;
     private final KeyFinder keyFinder;
     private final List<String> movableKeyFlags;
@@ -50,6 +51,7 @@ public final class CommandSpec {
         this.complexity = b.complexity;
         this.keyFinder = b.keyFinder;
         this.movableKeyFlags = b.movableKeyFlags;
+        this.keySpecs = List.copyOf(b.keySpecs);
         List<CommandSpec> subs = new ArrayList<>(b.subcommands.size());
         for (Builder sub : b.subcommands) {
             if (sub.group == null) {
@@ -147,6 +149,11 @@ public final class CommandSpec {
         return complexity;
     }
 
+    /** The key specs declared for COMMAND INFO; empty when they derive from the key positions. */
+    public List<KeySpec> keySpecs() {
+        return keySpecs;
+    }
+
     public List<CommandSpec> subcommands() {
         return subcommands;
     }
@@ -204,6 +211,7 @@ public final class CommandSpec {
         private String summary;
         private String syntax = "";
         private String complexity = "";
+        private List<KeySpec> keySpecs = List.of();
         private final List<Builder> subcommands = new ArrayList<>();
         private KeyFinder keyFinder;
         private List<String> movableKeyFlags = List.of();
@@ -246,6 +254,12 @@ public final class CommandSpec {
         public Builder keys(KeyFinder finder, String... flagsInOrder) {
             this.keyFinder = finder;
             this.movableKeyFlags = List.of(flagsInOrder);
+            return this;
+        }
+
+        /** Key specs as Redis declares them, for keys the first/last/step positions do not describe. */
+        public Builder keySpecs(KeySpec... specs) {
+            this.keySpecs = List.of(specs);
             return this;
         }
 

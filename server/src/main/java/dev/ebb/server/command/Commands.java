@@ -22,6 +22,7 @@ public final class Commands {
             ClusterCommands.specs(),
             ZSetCommands.specs(),
             ZSetBlockingCommands.specs(),
+            GeoCommands.specs(),
             HashCommands.specs(),
             SetCommands.specs(),
             ListCommands.specs(),

@@ -226,6 +226,25 @@ final class LongDouble {
         return true;
     }
 
+    /**
+     * The extended value equal to {@code d} (every double is one exactly, as C's conversion to
+     * long double): how Redis's addReplyHumanLongDouble prints geo coordinates.
+     */
+    static LongDouble of(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            return NOT_FINITE;
+        }
+        if (d == 0) {
+            return ZERO;
+        }
+        long bits = Double.doubleToRawLongBits(d);
+        long fraction = bits & ((1L << 52) - 1);
+        int biased = (int) ((bits >>> 52) & 0x7FF);
+        long significand = biased == 0 ? fraction : fraction | (1L << 52);
+        int exponent = biased == 0 ? -1074 : biased - 1075;
+        return new LongDouble(d < 0, BigInteger.valueOf(significand), exponent, true);
+    }
+
     /** This plus {@code other}, rounded once; not finite when either is or the sum overflows. */
     LongDouble plus(LongDouble other) {
         if (!finite || !other.finite) {

@@ -16,14 +16,16 @@ import java.util.List;
  * Sorted set commands: the table rows of the whole family, and the member commands (ZADD,
  * ZINCRBY, ZSCORE, ZMSCORE, ZCARD, ZREM, ZRANK, ZREVRANK). Ranges live in
  * {@link ZSetRangeCommands}, pops, random members and ZSCAN in {@link ZSetPopCommands}, and the
- * set algebra in {@link ZSetAlgebraCommands}. ZADD and ZINCRBY share {@link #zaddGeneric}.
+ * set algebra in {@link ZSetAlgebraCommands}. ZADD and ZINCRBY share {@link #zaddGeneric}, whose
+ * writing half {@link #addScores} GEOADD calls with the scores it computed.
  *
  * <p>The value is a {@link SortedSet} changed in place; every write that changed it reports the
  * change of its memory estimate, signals WATCH, publishes its keyspace event and deletes the key
  * when the set becomes empty ({@link ZSetSupport#afterWrite}).
  */
 public final class ZSetCommands {
-    private static final int CH = 1 << 8;
+    /** ZADD / GEOADD flag: reply the number of members changed, not only added. */
+    static final int CH = 1 << 8;
 
     private ZSetCommands() {
     }
@@ -191,15 +193,28 @@ public final class ZSetCommands {
             return;
         }
         double[] scores = new double[pairs];
-        long maxMemberLength = 0;
+        byte[][] members = new byte[pairs][];
         for (int p = 0; p < pairs; p++) {
             scores[p] = ZSetSupport.scoreOrReply(c, argv[first + 2 * p]);
             if (Double.isNaN(scores[p])) {
                 return;
             }
-            maxMemberLength = Math.max(maxMemberLength, argv[first + 2 * p + 1].length);
+            members[p] = argv[first + 2 * p + 1];
         }
-        byte[] key = argv[1];
+        addScores(c, argv[1], members, scores, flags);
+    }
+
+    /**
+     * The writing half of ZADD, shared with GEOADD: adds or updates {@code members} with their
+     * parsed {@code scores} under the ZADD flags (plus {@code CH}) and replies as ZADD does.
+     */
+    static void addScores(Client c, byte[] key, byte[][] members, double[] scores, int flags) {
+        int pairs = members.length;
+        boolean incr = (flags & SortedSet.INCR) != 0;
+        long maxMemberLength = 0;
+        for (byte[] member : members) {
+            maxMemberLength = Math.max(maxMemberLength, member.length);
+        }
         Object v = ZSetSupport.lookupWrite(c, key);
         if (v == Values.WRONG_TYPE) {
             return;
@@ -221,7 +236,7 @@ public final class ZSetCommands {
         long updated = 0;
         long processed = 0;
         for (int p = 0; p < pairs; p++) {
-            int result = set.add(argv[first + 2 * p + 1], scores[p], flags, maxEntries, maxValue);
+            int result = set.add(members[p], scores[p], flags, maxEntries, maxValue);
             if (result == SortedSet.NAN) {
                 // only INCR (a single pair) can produce NaN, and then nothing has changed
                 c.reply().error(Errors.ZSET_NAN);

@@ -11,7 +11,6 @@ import dev.ebb.server.config.ServerVersion;
 import dev.ebb.storage.Database;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryUsage;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
@@ -178,33 +177,69 @@ public final class InfoCommand {
         field(out, "tracking_clients", 0);
     }
 
+    /**
+     * Redis 7.2.4's memory fields in its order, from the same {@link MemoryCommands.Overhead} as
+     * MEMORY STATS (see there for what each is in Ebb). Left out: Redis's {@code used_memory_lua},
+     * {@code used_memory_vm_*} and {@code used_memory_functions} family, as LuaJ's memory is not
+     * separable from the JVM heap and Ebb has no functions; {@code used_memory_scripts_eval} is
+     * the script cache's source bytes.
+     */
     private static void memory(StringBuilder out, Server s) {
-        long used = usedMemory(s);
-        long peak = s.stats().observeUsedMemory(used);
-        long rss = residentSetBytes();
+        MemoryCommands.Overhead m = MemoryCommands.overhead(s);
+        long used = m.total();
+        long peak = m.peak();
         long maxmemory = s.config().maxmemory();
-        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         out.append("# Memory\r\n");
         field(out, "used_memory", used);
         field(out, "used_memory_human", bytesToHuman(used));
-        field(out, "used_memory_rss", rss);
-        field(out, "used_memory_rss_human", bytesToHuman(rss));
+        field(out, "used_memory_rss", m.rss());
+        field(out, "used_memory_rss_human", bytesToHuman(m.rss()));
         field(out, "used_memory_peak", peak);
         field(out, "used_memory_peak_human", bytesToHuman(peak));
         field(out, "used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 0 : 100.0 * used / peak));
+        field(out, "used_memory_overhead", m.overheadTotal());
+        field(out, "used_memory_startup", m.startup());
+        field(out, "used_memory_dataset", m.dataset());
+        field(out, "used_memory_dataset_perc", String.format(Locale.ROOT, "%.2f%%", m.datasetPerc()));
+        field(out, "allocator_allocated", m.heapUsed());
+        field(out, "allocator_active", m.heapCommitted());
+        field(out, "allocator_resident", m.rss());
         long total = totalSystemMemory();
         field(out, "total_system_memory", total);
         field(out, "total_system_memory_human", bytesToHuman(total));
+        field(out, "used_memory_scripts_eval", m.luaCaches());
+        field(out, "number_of_cached_scripts", s.scripting().cachedScripts());
         field(out, "maxmemory", maxmemory);
         field(out, "maxmemory_human", bytesToHuman(maxmemory));
         field(out, "maxmemory_policy", s.config().maxmemoryPolicy().configName());
-        field(out, "mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f",
-                heap.getUsed() == 0 ? 0 : (double) heap.getCommitted() / heap.getUsed()));
+        field(out, "allocator_frag_ratio", ratio(m.allocatorFrag()));
+        field(out, "allocator_frag_bytes", m.heapCommitted() - m.heapUsed());
+        field(out, "allocator_rss_ratio", ratio(m.allocatorRss()));
+        field(out, "allocator_rss_bytes", m.rss() - m.heapCommitted());
+        field(out, "rss_overhead_ratio", ratio(1.0));
+        field(out, "rss_overhead_bytes", 0);
+        field(out, "mem_fragmentation_ratio", ratio(m.allocatorFrag()));
+        field(out, "mem_fragmentation_bytes", m.heapCommitted() - m.heapUsed());
+        field(out, "mem_not_counted_for_evict", 0);
+        field(out, "mem_replication_backlog", 0);
+        field(out, "mem_total_replication_buffers", 0);
+        field(out, "mem_clients_slaves", 0);
+        field(out, "mem_clients_normal", m.clientsNormal());
+        field(out, "mem_cluster_links", 0);
+        field(out, "mem_aof_buffer", 0);
         field(out, "mem_allocator", "jvm");
-        field(out, "jvm_heap_used", heap.getUsed());
-        field(out, "jvm_heap_committed", heap.getCommitted());
-        field(out, "jvm_heap_max", heap.getMax());
+        field(out, "active_defrag_running", 0);
+        // Ebb frees by dropping references, so nothing ever waits for a lazy-free thread.
+        field(out, "lazyfree_pending_objects", 0);
+        field(out, "lazyfreed_objects", s.stats().lazyfreedObjects());
+        field(out, "jvm_heap_used", m.heapUsed());
+        field(out, "jvm_heap_committed", m.heapCommitted());
+        field(out, "jvm_heap_max", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax());
         field(out, "jvm_memory_returns", s.memoryGuard().memoryReturns());
+    }
+
+    private static String ratio(double r) {
+        return String.format(Locale.ROOT, "%.2f", r);
     }
 
     /** INFO's {@code used_memory}: the keyspace estimate of every database. */
@@ -348,7 +383,7 @@ public final class InfoCommand {
     }
 
     /** The process's resident set size in bytes ({@code VmRSS}), or the JVM's committed heap. */
-    private static long residentSetBytes() {
+    static long residentSetBytes() {
         try {
             for (String line : Files.readAllLines(PROC_STATUS, StandardCharsets.US_ASCII)) {
                 if (line.startsWith("VmRSS:")) {

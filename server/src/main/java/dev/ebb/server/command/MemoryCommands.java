@@ -102,20 +102,27 @@ public final class MemoryCommands {
         return List.of(
                 container("memory", -2, 0)
                         .doc(CommandGroup.SERVER, "4.0.0", "A container for memory diagnostics commands.", "")
+                        .complexity("Depends on subcommand.")
                         .sub(spec("doctor", 2, 0, 0, 0, 0, MemoryCommands::doctor)
-                                .doc(CommandGroup.SERVER, "4.0.0", "Outputs a memory problems report.", ""))
+                                .doc(CommandGroup.SERVER, "4.0.0", "Outputs a memory problems report.", "")
+                                .complexity("O(1)"))
                         .sub(spec("malloc-stats", 2, 0, 0, 0, 0, MemoryCommands::mallocStats)
-                                .doc(CommandGroup.SERVER, "4.0.0", "Returns the allocator statistics.", ""))
+                                .doc(CommandGroup.SERVER, "4.0.0", "Returns the allocator statistics.", "")
+                                .complexity("Depends on how much memory is allocated, could be slow"))
                         .sub(spec("purge", 2, 0, 0, 0, 0, MemoryCommands::purge)
-                                .doc(CommandGroup.SERVER, "4.0.0", "Asks the allocator to release memory.", ""))
+                                .doc(CommandGroup.SERVER, "4.0.0", "Asks the allocator to release memory.", "")
+                                .complexity("Depends on how much memory is allocated, could be slow"))
                         .sub(spec("stats", 2, 0, 0, 0, 0, MemoryCommands::stats)
-                                .doc(CommandGroup.SERVER, "4.0.0", "Returns details about memory usage.", ""))
+                                .doc(CommandGroup.SERVER, "4.0.0", "Returns details about memory usage.", "")
+                                .complexity("O(1)"))
                         .sub(spec("usage", -3, READONLY, 2, 2, 1, MemoryCommands::usage)
                                 .doc(CommandGroup.SERVER, "4.0.0", "Estimates the memory usage of a key.",
-                                        "key [SAMPLES count]"))
+                                        "key [SAMPLES count]")
+                                .complexity("O(N) where N is the number of samples."))
                         .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, MemoryCommands::help)
                                 .doc(CommandGroup.SERVER, "4.0.0",
-                                        "Returns helpful text about the different subcommands.", "")));
+                                        "Returns helpful text about the different subcommands.", "")
+                                .complexity("O(1)")));
     }
 
     /** One database's table overheads, for a database holding keys. */

@@ -40,7 +40,9 @@ import java.util.Locale;
  *   <li>{@code allocator.allocated} / {@code active} / {@code resident} are the JVM heap's used
  *       and committed bytes and the process's resident set: the JVM is the allocator, and all the
  *       process's memory is its, so {@code rss-overhead} is 1 and 0 bytes (committed memory is
- *       not all resident, so the committed sum would overstate it). {@code fragmentation} is
+ *       not all resident, so the committed sum would overstate it; for the same reason
+ *       {@code allocator-rss.bytes} is negative while the heap has committed pages never touched,
+ *       where Redis's is never). {@code fragmentation} is
  *       INFO's {@code mem_fragmentation_ratio} (committed heap over used heap).</li>
  * </ul>
  * Costs: O(databases + clients); loop thread only.

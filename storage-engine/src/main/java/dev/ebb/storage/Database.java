@@ -249,9 +249,9 @@ public final class Database {
         if (when == MISSING || nowMs <= when) {
             return false;
         }
-        removeEntry(key);
+        Object value = removeEntry(key);
         expiredKeys++;
-        expiryListener.expired(this, key);
+        expiryListener.expired(this, key, value);
         keyspaceListener.keyModified(this, key);
         return true;
     }

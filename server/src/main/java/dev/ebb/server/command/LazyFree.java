@@ -1,6 +1,12 @@
 package dev.ebb.server.command;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.Server;
+import dev.ebb.server.config.NotifyKeyspaceEvents;
+import dev.ebb.server.pubsub.Notifications;
+import dev.ebb.storage.Database;
+import dev.ebb.storage.EvictionListener;
+import dev.ebb.storage.ExpiryListener;
 import dev.ebb.storage.Values;
 import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.ListValue;
@@ -18,13 +24,18 @@ import dev.ebb.storage.zset.SortedSet;
  *       element count of a hashtable set or hash and of a skiplist sorted set; for a quicklist, its
  *       node count, which Ebb (with no nodes) estimates as one per 8 KB of the list, Redis's
  *       default node size; 1 for everything else (one allocation in Redis).</li>
+ *   <li>the same for a value removed because its key expired (lazily or by the active cycle)
+ *       under {@code lazyfree-lazy-expire}, or evicted under {@code lazyfree-lazy-eviction}:
+ *       {@link #expiryListener} and {@link #evictionListener}, which also send the keyspace
+ *       notifications.</li>
  *   <li>FLUSHDB / FLUSHALL freed lazily (ASYNC, or no argument under
  *       {@code lazyfree-lazy-user-flush}): every key of each flushed database.</li>
  * </ul>
- * Not counted (yet): the lazyfree-lazy-expire, -eviction and -server-del paths. Stateless; the
- * count lives in {@link dev.ebb.server.ServerStats}; loop thread only.
+ * Not counted (yet): {@code lazyfree-lazy-server-del} (values overwritten or deleted implicitly,
+ * RENAME's target …). Stateless; the count lives in {@link dev.ebb.server.ServerStats}; loop
+ * thread only.
  */
-final class LazyFree {
+public final class LazyFree {
     /** Redis's {@code LAZYFREE_THRESHOLD}: values costing more allocations than this are freed in the background. */
     static final long THRESHOLD = 64;
     /** Redis's default quicklist node size ({@code list-max-listpack-size -2}). */
@@ -49,8 +60,48 @@ final class LazyFree {
 
     /** Counts a value deleted by a lazy path if Redis would have freed it in the background. */
     static void deleted(Client c, Object value) {
-        if (freeEffort(value) > THRESHOLD) {
-            c.server().stats().lazyfreed(1);
+        deleted(c.server(), value);
+    }
+
+    private static void deleted(Server server, Object value) {
+        if (value != null && freeEffort(value) > THRESHOLD) {
+            server.stats().lazyfreed(1);
         }
+    }
+
+    /** The databases' expiry listener: the "expired" notification, and the lazy-free count under lazyfree-lazy-expire. */
+    public static ExpiryListener expiryListener(Server server) {
+        return new ExpiryListener() {
+            @Override
+            public void expired(Database db, byte[] key) {
+                Notifications.notify(server, NotifyKeyspaceEvents.EXPIRED, "expired", key, db.id());
+            }
+
+            @Override
+            public void expired(Database db, byte[] key, Object value) {
+                if (server.config().lazyfreeLazyExpire()) {
+                    deleted(server, value);
+                }
+                expired(db, key);
+            }
+        };
+    }
+
+    /** The evictor's listener: the "evicted" notification, and the lazy-free count under lazyfree-lazy-eviction. */
+    public static EvictionListener evictionListener(Server server) {
+        return new EvictionListener() {
+            @Override
+            public void evicted(Database db, byte[] key) {
+                Notifications.notify(server, NotifyKeyspaceEvents.EVICTED, "evicted", key, db.id());
+            }
+
+            @Override
+            public void evicted(Database db, byte[] key, Object value) {
+                if (server.config().lazyfreeLazyEviction()) {
+                    deleted(server, value);
+                }
+                evicted(db, key);
+            }
+        };
     }
 }

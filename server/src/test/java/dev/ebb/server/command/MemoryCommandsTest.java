@@ -44,6 +44,10 @@ class MemoryCommandsTest {
         try (Jedis j = connect()) {
             j.configSet("lazyfree-lazy-user-del", "no");
             j.configSet("lazyfree-lazy-user-flush", "no");
+            j.configSet("lazyfree-lazy-expire", "no");
+            j.configSet("lazyfree-lazy-eviction", "no");
+            j.configSet("maxmemory", "0");
+            j.configSet("maxmemory-policy", "noeviction");
             j.flushAll();
             j.configResetStat();
         }
@@ -331,6 +335,48 @@ class MemoryCommandsTest {
             assertEquals("4", info(j, "memory").get("lazyfreed_objects"));
             j.configResetStat();
             assertEquals("0", info(j, "memory").get("lazyfreed_objects"));
+        }
+    }
+
+    private static void bigSet(Jedis j, String key) {
+        for (int i = 0; i < 200; i++) {
+            j.sadd(key, "m" + i);
+        }
+    }
+
+    @Test
+    void expiryShouldCountUnderLazyfreeLazyExpireOnly() {
+        try (Jedis j = connect()) {
+            bigSet(j, "eager");
+            j.pexpire("eager", 1000);
+            ebb.advanceClock(2000);
+            j.exists("eager");
+            j.configSet("lazyfree-lazy-expire", "yes");
+            bigSet(j, "lazy");
+            j.sadd("small", "a");
+            j.pexpire("lazy", 1000);
+            j.pexpire("small", 1000);
+
+            ebb.advanceClock(2000);
+            j.exists("lazy", "small");
+
+            assertEquals("1", info(j, "memory").get("lazyfreed_objects"));
+        }
+    }
+
+    @Test
+    void evictionShouldCountUnderLazyfreeLazyEviction() {
+        try (Jedis j = connect()) {
+            bigSet(j, "a");
+            bigSet(j, "b");
+            j.configSet("lazyfree-lazy-eviction", "yes");
+            j.configSet("maxmemory-policy", "allkeys-random");
+            j.configSet("maxmemory", "1");
+
+            assertThrows(JedisDataException.class, () -> j.set("k", "v"));
+
+            assertEquals(0L, j.dbSize());
+            assertEquals("2", info(j, "memory").get("lazyfreed_objects"));
         }
     }
 }

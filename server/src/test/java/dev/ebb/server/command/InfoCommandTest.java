@@ -344,4 +344,26 @@ class InfoCommandTest {
             assertTrue(reply.matches("(?s)=\\d+\r\ntxt:# Server\r\nredis_version:.*\r\n\r\n"), reply);
         }
     }
+
+    @Test
+    void clientsShouldCountBlockingKeysAndBlockedClientsWithATimeout() throws Exception {
+        try (java.net.Socket forever = new java.net.Socket(ebb.host(), ebb.port());
+                java.net.Socket timed = new java.net.Socket(ebb.host(), ebb.port());
+                Jedis j = connect()) {
+            forever.getOutputStream().write("BLPOP q1 q2 0\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            timed.getOutputStream().write("BLPOP q2 q3 100\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+            Map<String, String> clients = fields(info(j, "clients"));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!clients.get("blocked_clients").equals("2") && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+                clients = fields(info(j, "clients"));
+            }
+
+            assertEquals("2", clients.get("blocked_clients"));
+            assertEquals("3", clients.get("total_blocking_keys"));
+            assertEquals("1", clients.get("clients_in_timeout_table"));
+            assertEquals("0", clients.get("total_blocking_keys_on_nokey"));
+        }
+    }
 }

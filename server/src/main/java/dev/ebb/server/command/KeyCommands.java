@@ -687,33 +687,19 @@ public final class KeyCommands {
         if (!flushModeOrReply(c, argv)) {
             return;
         }
-        flush(c, c.db(), lazyFlush(c, argv));
+        LazyFree.flush(c, c.db(), LazyFree.lazyFlush(c, argv));
         c.reply().ok();
     }
 
-    private static void flush(Client c, Database db, boolean lazy) {
-        if (lazy) {
-            c.server().stats().lazyfreed(db.size());
-        }
-        db.flush();
-    }
-
-    /** Whether Redis would free a flush's keys in the background: ASYNC, or no mode and lazyfree-lazy-user-flush. */
-    private static boolean lazyFlush(Client c, byte[][] argv) {
-        if (argv.length == 2) {
-            return Arguments.is(argv[1], "async");
-        }
-        return c.server().config().lazyfreeLazyUserFlush();
-    }
 
     /** FLUSHALL [ASYNC|SYNC]: every database, each in O(1) as for {@link #flushdb}. */
     static void flushall(Client c, byte[][] argv) {
         if (!flushModeOrReply(c, argv)) {
             return;
         }
-        boolean lazy = lazyFlush(c, argv);
+        boolean lazy = LazyFree.lazyFlush(c, argv);
         for (int i = 0; i < c.server().databases(); i++) {
-            flush(c, c.server().db(i), lazy);
+            LazyFree.flush(c, c.server().db(i), lazy);
         }
         c.reply().ok();
     }

@@ -69,6 +69,22 @@ public final class LazyFree {
         }
     }
 
+    /** Empties {@code db}, counting its keys if Redis would free them in the background. */
+    static void flush(Client c, Database db, boolean lazy) {
+        if (lazy) {
+            c.server().stats().lazyfreed(db.size());
+        }
+        db.flush();
+    }
+
+    /** Whether Redis frees a FLUSHDB/FLUSHALL's keys in the background: ASYNC, or no mode and lazyfree-lazy-user-flush. */
+    static boolean lazyFlush(Client c, byte[][] argv) {
+        if (argv.length == 2) {
+            return Arguments.is(argv[1], "async");
+        }
+        return c.server().config().lazyfreeLazyUserFlush();
+    }
+
     /** The databases' expiry listener: the "expired" notification, and the lazy-free count under lazyfree-lazy-expire. */
     public static ExpiryListener expiryListener(Server server) {
         return new ExpiryListener() {

@@ -186,6 +186,16 @@ public final class BlockingKeys {
         return blocked.size();
     }
 
+    /** INFO clients {@code clients_in_timeout_table}: blocked clients with a deadline. */
+    public int clientsWithTimeout() {
+        return deadlines.size();
+    }
+
+    /** INFO clients {@code total_blocking_keys}: keys at least one client is blocked on. */
+    public int blockingKeys() {
+        return queues.size();
+    }
+
     /** Holds {@code msg} for later if {@code c} is blocked; returns whether it did. */
     boolean holdIfBlocked(Client c, Object msg) {
         Waiter w = blocked.get(c);

@@ -99,10 +99,13 @@ public final class MemoryGuard {
     /** {@code used_memory} when the heap was last found short, to tell when the keyspace shrank. */
     private long usedWhenShort;
     private long lastForcedGcNanos;
+    /** {@code used_memory} of the empty databases when the server started (MEMORY STATS {@code startup.allocated}). */
+    private final long startupAllocated;
 
     MemoryGuard(Server server, Database[] dbs) {
         this.server = server;
         this.dbs = dbs;
+        this.startupAllocated = Evictor.usedMemory(dbs);
         ServerConfig config = server.config();
         Runnable reconfigure = this::configure;
         config.onChange("maxmemory-policy", reconfigure);
@@ -312,6 +315,16 @@ public final class MemoryGuard {
     /** INFO {@code jvm_memory_returns}: collections started to give memory back after the data went. */
     public long memoryReturns() {
         return memoryReturn.returns();
+    }
+
+    /** MEMORY STATS {@code startup.allocated} and INFO {@code used_memory_startup}. */
+    public long startupAllocated() {
+        return startupAllocated;
+    }
+
+    /** MEMORY PURGE: asks the JVM to give memory back now ({@link MemoryReturn#purge}); loop thread only. */
+    public void purge() {
+        memoryReturn.purge(server.nowMs());
     }
 
     /** CONFIG RESETSTAT. */

@@ -81,6 +81,26 @@ final class MemoryReturn {
         return true;
     }
 
+    /**
+     * MEMORY PURGE: starts a return now, whatever the cron's thresholds say, unless one is already
+     * running; true if it started one. Loop thread only.
+     */
+    boolean purge(long nowMs) {
+        if (!running.compareAndSet(false, true)) {
+            return false;
+        }
+        lastReturnMs = nowMs;
+        returns++;
+        executor.execute(() -> {
+            try {
+                collect.run();
+            } finally {
+                running.set(false);
+            }
+        });
+        return true;
+    }
+
     /** INFO {@code jvm_memory_returns}: how many times memory was handed back since start. */
     long returns() {
         return returns;

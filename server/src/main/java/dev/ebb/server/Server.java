@@ -5,6 +5,7 @@ import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.CommandTable;
 import dev.ebb.server.command.Errors;
+import dev.ebb.server.command.LazyFree;
 import dev.ebb.server.command.PubSubCommands;
 import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.config.ServerConfig;
@@ -89,8 +90,7 @@ public final class Server {
         ExpiryStrategyKind expiryKind = ExpiryStrategyKind.fromConfigName(config.expiryStrategy().configName());
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = new Database(i, seeds.nextLong(), expiryKind);
-            dbs[i].setExpiryListener((db, key) ->
-                    Notifications.notify(this, NotifyKeyspaceEvents.EXPIRED, "expired", key, db.id()));
+            dbs[i].setExpiryListener(LazyFree.expiryListener(this));
             dbs[i].setNewKeyListener((db, key) ->
                     Notifications.notify(this, NotifyKeyspaceEvents.NEW, "new", key, db.id()));
         }
@@ -112,8 +112,7 @@ public final class Server {
                 () -> outputLimitFloor = OutputBufferLimiter.floor(config.clientOutputBufferLimits()));
         config.onChange("latency-monitor-threshold", () -> latencyMonitor.thresholdMs(config.latencyMonitorThreshold()));
         this.memoryGuard = new MemoryGuard(this, dbs);
-        memoryGuard.evictionListener((db, key) ->
-                Notifications.notify(this, NotifyKeyspaceEvents.EVICTED, "evicted", key, db.id()));
+        memoryGuard.evictionListener(LazyFree.evictionListener(this));
         this.startMs = nowMs;
         this.runId = runId(seeds);
         this.cluster = config.clusterEnabled() ? new ClusterNode(seeds) : null;

@@ -18,6 +18,7 @@ public final class ServerStats {
     /** Clients closed by client-output-buffer-limit (INFO client_output_buffer_limit_disconnections). */
     long clientOutputBufferLimitDisconnections;
     private long usedMemoryPeak;
+    private long lazyfreedObjects;
 
     private static final int SAMPLES = 16;
     private final long[] opsSamples = new long[SAMPLES];
@@ -128,8 +129,22 @@ public final class ServerStats {
         return sum / samples.length;
     }
 
+    /**
+     * INFO {@code lazyfreed_objects}: what Redis 7.2.4 would have handed to its lazy-free thread
+     * (see {@code LazyFree}). Loop thread only.
+     */
+    public long lazyfreedObjects() {
+        return lazyfreedObjects;
+    }
+
+    /** Counts {@code n} objects Redis would have freed lazily. Loop thread only. */
+    public void lazyfreed(long n) {
+        lazyfreedObjects += n;
+    }
+
     /** CONFIG RESETSTAT. */
     public void reset() {
+        lazyfreedObjects = 0;
         totalConnectionsReceived.set(0);
         rejectedConnections.set(0);
         netInputBytes.set(0);

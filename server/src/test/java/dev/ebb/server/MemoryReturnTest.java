@@ -48,4 +48,28 @@ class MemoryReturnTest {
         assertFalse(memoryReturn.cron(0, 300), "heap under 64 MB committed");
         assertEquals(0, collections.get());
     }
+
+    @Test
+    void purgeShouldCollectAtOnceWhateverTheThresholds() {
+        committed = 32 * MB;
+
+        assertTrue(memoryReturn.purge(0));
+        assertTrue(memoryReturn.purge(10));
+
+        assertEquals(2, collections.get());
+        assertEquals(2, memoryReturn.returns());
+    }
+
+    @Test
+    void purgeShouldNotStartASecondCollectionWhileOneRuns() {
+        java.util.List<Runnable> queued = new java.util.ArrayList<>();
+        MemoryReturn deferred = new MemoryReturn(() -> committed, collections::incrementAndGet, queued::add);
+
+        assertTrue(deferred.purge(0));
+        assertFalse(deferred.purge(1), "one is running");
+        queued.get(0).run();
+        assertTrue(deferred.purge(2));
+
+        assertEquals(1, collections.get());
+    }
 }

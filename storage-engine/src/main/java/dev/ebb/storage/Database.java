@@ -249,9 +249,9 @@ public final class Database {
         if (when == MISSING || nowMs <= when) {
             return false;
         }
-        removeEntry(key);
+        Object value = removeEntry(key);
         expiredKeys++;
-        expiryListener.expired(this, key);
+        expiryListener.expired(this, key, value);
         keyspaceListener.keyModified(this, key);
         return true;
     }
@@ -702,6 +702,19 @@ public final class Database {
     public long usedMemory() {
         return payloadBytes + dict.memoryBytes() + expires.memoryBytes() + expiryStrategy.memoryBytes()
                 + dict.aheadBytes() + expires.aheadBytes();
+    }
+
+    /** The main dict's share of {@link #usedMemory()}: its slot arrays (MEMORY STATS {@code overhead.hashtable.main}). O(1). */
+    public long mainTableBytes() {
+        return dict.memoryBytes() + dict.aheadBytes();
+    }
+
+    /**
+     * The expiry bookkeeping's share of {@link #usedMemory()}: the {@code expires} dict's arrays and
+     * the expiry strategy's index (MEMORY STATS {@code overhead.hashtable.expires}). O(1).
+     */
+    public long expiresTableBytes() {
+        return expires.memoryBytes() + expires.aheadBytes() + expiryStrategy.memoryBytes();
     }
 
     /** Bytes of both dicts' slot arrays (for tests recomputing {@link #usedMemory()}). */

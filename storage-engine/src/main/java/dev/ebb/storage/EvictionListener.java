@@ -8,4 +8,9 @@ public interface EvictionListener {
 
     /** {@code key} (the stored instance, already removed) was evicted from {@code db}. */
     void evicted(Database db, byte[] key);
+
+    /** As {@link #evicted(Database, byte[])}, with the evicted value; the evictor calls this one. */
+    default void evicted(Database db, byte[] key, Object value) {
+        evicted(db, key);
+    }
 }

@@ -146,8 +146,8 @@ public final class Evictor {
     }
 
     private void remove(Database db, byte[] key) {
-        db.delete(key);
+        Object value = db.delete(key);
         evictedKeys++;
-        listener.evicted(db, key);
+        listener.evicted(db, key, value);
     }
 }

@@ -12,4 +12,12 @@ public interface ExpiryListener {
     ExpiryListener NONE = (db, key) -> { };
 
     void expired(Database db, byte[] key);
+
+    /**
+     * As {@link #expired(Database, byte[])}, with the value the key held (for listeners that
+     * account for what was freed); the database calls this one. By default forwards without it.
+     */
+    default void expired(Database db, byte[] key, Object value) {
+        expired(db, key);
+    }
 }

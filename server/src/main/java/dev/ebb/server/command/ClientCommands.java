@@ -20,7 +20,11 @@ import java.util.List;
  * truthfully are reported as zero, and each is named here: {@code rbs} and {@code rbp} describe
  * Redis's own read buffer (Ebb reads into Netty's pooled buffers). {@code qbuf} is what the
  * client's decoder holds of an unfinished command as of its last read, {@code qbuf-free} the room
- * left in that buffer. {@code fd} is the socket's
+ * left in that buffer (0 once the decoder has released it, as Redis's idle clients show after
+ * its cron frees their buffers). For the client running CLIENT LIST/INFO, Redis's query buffer
+ * still holds the command being run, so {@code qbuf} adds that command's size as the multibulk
+ * request it was (an inline request is counted as its multibulk form; commands pipelined behind
+ * it are already decoded in Ebb and not counted). {@code fd} is the socket's
  * descriptor with the epoll transport, -1 with NIO. {@code argv-mem} is the size of the command being run for the client running it, 0 for the
  * others; {@code obl} is the bytes in the reply block being filled, {@code oll} the number of
  * other reply blocks not yet written (held by the loop or by the channel), {@code omem} every byte
@@ -378,9 +382,12 @@ public final class ClientCommands {
      */
     static void appendInfo(StringBuilder out, Client client, Client caller, byte[][] argv, long nowMs) {
         long argvMem = 0;
+        long running = 0;
         if (client == caller) {
+            running = ("*" + argv.length + "\r\n").length();
             for (byte[] arg : argv) {
                 argvMem += arg.length;
+                running += 1 + Long.toString(arg.length).length() + 2 + arg.length + 2;
             }
         }
         long omem = client.outputBytes();
@@ -399,7 +406,7 @@ public final class ClientCommands {
                 .append(" psub=").append(client.subscriptions().patternCount())
                 .append(" ssub=").append(client.subscriptions().shardChannelCount())
                 .append(" multi=").append(client.inMulti() ? client.transaction().size() : -1)
-                .append(" qbuf=").append(decoder == null ? 0 : decoder.queryBufferBytes())
+                .append(" qbuf=").append(running + (decoder == null ? 0 : decoder.queryBufferBytes()))
                 .append(" qbuf-free=").append(decoder == null ? 0 : decoder.queryBufferFree())
                 .append(" argv-mem=").append(argvMem)
                 .append(" multi-mem=0 rbs=0 rbp=0")

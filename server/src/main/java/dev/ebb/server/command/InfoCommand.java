@@ -11,7 +11,6 @@ import dev.ebb.server.config.ServerVersion;
 import dev.ebb.storage.Database;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryUsage;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +43,15 @@ import java.util.Set;
  *       command loop thread's own.</li>
  *   <li><b>replication</b>: always a master without replicas; {@code master_replid} is the run id.</li>
  *   <li>{@code blocked_clients} counts clients in BLPOP and friends.</li>
+ *   <li>Redis 7.2.4's fields, in its order, are all present except those Ebb cannot yet answer
+ *       truthfully: {@code used_memory_lua}, {@code used_memory_vm_eval}, {@code used_memory_vm_total}
+ *       (memory), {@code rdb_changes_since_last_save} (persistence) and, in stats,
+ *       {@code total_eviction_exceeded_time}, {@code current_eviction_exceeded_time},
+ *       {@code total_reads_processed},
+ *       {@code total_writes_processed}, {@code io_threaded_*}, {@code reply_buffer_*},
+ *       {@code eventloop_*} and {@code acl_access_denied_*}. Fields of what Ebb does not have
+ *       (fork, replication, defrag, tracking, functions) are 0 or Redis's idle value.
+ *       {@code client_output_buffer_limit_disconnections} and the {@code jvm_*} fields are Ebb's.</li>
  *   <li><b>commandstats</b> and <b>latencystats</b> (only with {@code all}, {@code everything}
  *       or by name, as in Redis) and <b>errorstats</b>: see {@link dev.ebb.server.CommandStats}
  *       and {@link dev.ebb.server.ErrorStats}.</li>
@@ -57,10 +65,14 @@ public final class InfoCommand {
     };
     /** Left out of a plain INFO (and INFO default), as Redis leaves them out. */
     private static final Set<String> NOT_DEFAULT = Set.of("commandstats", "latencystats");
+    /** Redis's default {@code repl-backlog-size}; Ebb has no backlog and no such directive yet. */
+    private static final long REPL_BACKLOG_SIZE = 1024 * 1024;
     private static final String ZERO_REPLID = "0000000000000000000000000000000000000000";
     private static final int CLOCK_TICKS_PER_SECOND = 100;
     private static final Path PROC_STATUS = Path.of("/proc/self/status");
     private static final Path PROC_STAT = Path.of("/proc/self/stat");
+    /** Redis's LRU clock: seconds, 24 bits ({@code LRU_CLOCK_MAX}). */
+    private static final long LRU_CLOCK_MAX = (1 << 24) - 1;
 
     private InfoCommand() {
     }
@@ -144,21 +156,36 @@ public final class InfoCommand {
         long uptimeSeconds = Math.max(0, (s.nowMs() - s.startMs()) / 1000);
         out.append("# Server\r\n");
         field(out, "redis_version", Server.REDIS_VERSION);
+        // Not built from Redis's git: Redis prints these zeros when built outside a git checkout.
+        field(out, "redis_git_sha1", "00000000");
+        field(out, "redis_git_dirty", 0);
+        field(out, "redis_build_id", String.format(Locale.ROOT, "%016x", ServerVersion.ebbVersion().hashCode() & 0xffffffffL));
         field(out, "redis_mode", s.clusterEnabled() ? "cluster" : "standalone");
         field(out, "os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + machine());
         field(out, "arch_bits", System.getProperty("sun.arch.data.model", "64"));
+        field(out, "monotonic_clock", "System.nanoTime");
+        field(out, "multiplexing_api", io.netty.channel.epoll.Epoll.isAvailable() ? "epoll" : "nio");
+        field(out, "atomicvar_api", "java.util.concurrent.atomic");
+        field(out, "gcc_version", "0.0.0");
         field(out, "process_id", ProcessHandle.current().pid());
         field(out, "process_supervised", "no");
         field(out, "run_id", s.runId());
-        field(out, "tcp_port", c.laddr().substring(c.laddr().lastIndexOf(':') + 1));
+        String port = c.laddr().substring(c.laddr().lastIndexOf(':') + 1);
+        field(out, "tcp_port", port);
         field(out, "server_time_usec", s.nowMs() * 1000);
         field(out, "uptime_in_seconds", uptimeSeconds);
         field(out, "uptime_in_days", uptimeSeconds / 86400);
         field(out, "hz", s.hz());
         field(out, "configured_hz", s.config().hz());
+        field(out, "lru_clock", (s.nowMs() / 1000) & LRU_CLOCK_MAX);
         field(out, "executable", ProcessHandle.current().info().command().orElse(""));
         field(out, "config_file", s.config().configFile().map(Path::toString).orElse(""));
         field(out, "io_threads_active", s.config().ioThreads() > 1 ? 1 : 0);
+        StringBuilder listener = new StringBuilder("name=tcp");
+        for (String address : s.config().bind()) {
+            listener.append(",bind=").append(address);
+        }
+        field(out, "listener0", listener.append(",port=").append(port));
         field(out, "ebb_version", ServerVersion.ebbVersion());
         field(out, "java_version", System.getProperty("java.version"));
     }
@@ -169,42 +196,103 @@ public final class InfoCommand {
         return arch.equals("amd64") ? "x86_64" : arch;
     }
 
+    /**
+     * {@code client_recent_max_input_buffer} / {@code _output_buffer} are the largest query buffer
+     * and reply backlog of the connected clients now (Redis keeps the largest of the last few
+     * seconds). Ebb has no key-less blocking (XREADGROUP on a deleted stream), so
+     * {@code total_blocking_keys_on_nokey} is 0.
+     */
     private static void clients(StringBuilder out, Server s) {
+        long maxInput = 0;
+        long maxOutput = 0;
+        for (Client client : s.clients()) {
+            if (client.decoder() != null) {
+                maxInput = Math.max(maxInput, client.decoder().queryBufferBytes() + client.decoder().queryBufferFree());
+            }
+            maxOutput = Math.max(maxOutput, client.outputBytes());
+        }
         out.append("# Clients\r\n");
         field(out, "connected_clients", s.clients().size());
         field(out, "cluster_connections", 0);
         field(out, "maxclients", s.config().maxclients());
+        field(out, "client_recent_max_input_buffer", maxInput);
+        field(out, "client_recent_max_output_buffer", maxOutput);
         field(out, "blocked_clients", s.blockingKeys().blockedClients());
         field(out, "tracking_clients", 0);
+        field(out, "clients_in_timeout_table", s.blockingKeys().clientsWithTimeout());
+        field(out, "total_blocking_keys", s.blockingKeys().blockingKeys());
+        field(out, "total_blocking_keys_on_nokey", 0);
     }
 
+    /**
+     * Redis 7.2.4's memory fields in its order, from the same {@link MemoryCommands.Overhead} as
+     * MEMORY STATS (see there for what each is in Ebb). Left out: Redis's {@code used_memory_lua},
+     * {@code used_memory_vm_eval} and {@code used_memory_vm_total}, as LuaJ's memory is not
+     * separable from the JVM heap; Ebb has no functions, so their fields are 0;
+     * {@code used_memory_scripts_eval} is the script cache's source bytes.
+     */
     private static void memory(StringBuilder out, Server s) {
-        long used = usedMemory(s);
-        long peak = s.stats().observeUsedMemory(used);
-        long rss = residentSetBytes();
+        MemoryCommands.Overhead m = MemoryCommands.overhead(s);
+        long used = m.total();
+        long peak = m.peak();
         long maxmemory = s.config().maxmemory();
-        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         out.append("# Memory\r\n");
         field(out, "used_memory", used);
         field(out, "used_memory_human", bytesToHuman(used));
-        field(out, "used_memory_rss", rss);
-        field(out, "used_memory_rss_human", bytesToHuman(rss));
+        field(out, "used_memory_rss", m.rss());
+        field(out, "used_memory_rss_human", bytesToHuman(m.rss()));
         field(out, "used_memory_peak", peak);
         field(out, "used_memory_peak_human", bytesToHuman(peak));
         field(out, "used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 0 : 100.0 * used / peak));
+        field(out, "used_memory_overhead", m.overheadTotal());
+        field(out, "used_memory_startup", m.startup());
+        field(out, "used_memory_dataset", m.dataset());
+        field(out, "used_memory_dataset_perc", String.format(Locale.ROOT, "%.2f%%", m.datasetPerc()));
+        field(out, "allocator_allocated", m.heapUsed());
+        field(out, "allocator_active", m.heapCommitted());
+        field(out, "allocator_resident", m.rss());
         long total = totalSystemMemory();
         field(out, "total_system_memory", total);
         field(out, "total_system_memory_human", bytesToHuman(total));
+        field(out, "used_memory_scripts_eval", m.luaCaches());
+        field(out, "number_of_cached_scripts", s.scripting().cachedScripts());
+        field(out, "number_of_functions", 0);
+        field(out, "number_of_libraries", 0);
+        field(out, "used_memory_vm_functions", 0);
+        field(out, "used_memory_functions", 0);
+        field(out, "used_memory_scripts", m.luaCaches());
+        field(out, "used_memory_scripts_human", bytesToHuman(m.luaCaches()));
         field(out, "maxmemory", maxmemory);
         field(out, "maxmemory_human", bytesToHuman(maxmemory));
         field(out, "maxmemory_policy", s.config().maxmemoryPolicy().configName());
-        field(out, "mem_fragmentation_ratio", String.format(Locale.ROOT, "%.2f",
-                heap.getUsed() == 0 ? 0 : (double) heap.getCommitted() / heap.getUsed()));
+        field(out, "allocator_frag_ratio", ratio(m.allocatorFrag()));
+        field(out, "allocator_frag_bytes", m.heapCommitted() - m.heapUsed());
+        field(out, "allocator_rss_ratio", ratio(m.allocatorRss()));
+        field(out, "allocator_rss_bytes", m.rss() - m.heapCommitted());
+        field(out, "rss_overhead_ratio", ratio(1.0));
+        field(out, "rss_overhead_bytes", 0);
+        field(out, "mem_fragmentation_ratio", ratio(m.allocatorFrag()));
+        field(out, "mem_fragmentation_bytes", m.heapCommitted() - m.heapUsed());
+        field(out, "mem_not_counted_for_evict", 0);
+        field(out, "mem_replication_backlog", 0);
+        field(out, "mem_total_replication_buffers", 0);
+        field(out, "mem_clients_slaves", 0);
+        field(out, "mem_clients_normal", m.clientsNormal());
+        field(out, "mem_cluster_links", 0);
+        field(out, "mem_aof_buffer", 0);
         field(out, "mem_allocator", "jvm");
-        field(out, "jvm_heap_used", heap.getUsed());
-        field(out, "jvm_heap_committed", heap.getCommitted());
-        field(out, "jvm_heap_max", heap.getMax());
+        field(out, "active_defrag_running", 0);
+        // Ebb frees by dropping references, so nothing ever waits for a lazy-free thread.
+        field(out, "lazyfree_pending_objects", 0);
+        field(out, "lazyfreed_objects", s.stats().lazyfreedObjects());
+        field(out, "jvm_heap_used", m.heapUsed());
+        field(out, "jvm_heap_committed", m.heapCommitted());
+        field(out, "jvm_heap_max", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax());
         field(out, "jvm_memory_returns", s.memoryGuard().memoryReturns());
+    }
+
+    private static String ratio(double r) {
+        return String.format(Locale.ROOT, "%.2f", r);
     }
 
     /** INFO's {@code used_memory}: the keyspace estimate of every database. */
@@ -220,12 +308,21 @@ public final class InfoCommand {
         out.append("# Persistence\r\n");
         field(out, "loading", 0);
         field(out, "async_loading", 0);
+        field(out, "current_cow_peak", 0);
+        field(out, "current_cow_size", 0);
+        field(out, "current_cow_size_age", 0);
+        field(out, "current_fork_perc", "0.00");
+        field(out, "current_save_keys_processed", 0);
+        field(out, "current_save_keys_total", 0);
         field(out, "rdb_bgsave_in_progress", 0);
         field(out, "rdb_last_save_time", s.startMs() / 1000);
         field(out, "rdb_last_bgsave_status", "ok");
         field(out, "rdb_last_bgsave_time_sec", -1);
         field(out, "rdb_current_bgsave_time_sec", -1);
         field(out, "rdb_saves", 0);
+        field(out, "rdb_last_cow_size", 0);
+        field(out, "rdb_last_load_keys_expired", 0);
+        field(out, "rdb_last_load_keys_loaded", 0);
         field(out, "aof_enabled", 0);
         field(out, "aof_rewrite_in_progress", 0);
         field(out, "aof_rewrite_scheduled", 0);
@@ -233,7 +330,11 @@ public final class InfoCommand {
         field(out, "aof_current_rewrite_time_sec", -1);
         field(out, "aof_last_bgrewrite_status", "ok");
         field(out, "aof_rewrites", 0);
+        field(out, "aof_rewrites_consecutive_failures", 0);
         field(out, "aof_last_write_status", "ok");
+        field(out, "aof_last_cow_size", 0);
+        field(out, "module_fork_in_progress", 0);
+        field(out, "module_fork_last_cow_size", 0);
     }
 
     private static void stats(StringBuilder out, Server s) {
@@ -248,9 +349,16 @@ public final class InfoCommand {
         field(out, "instantaneous_ops_per_sec", st.instantaneousOpsPerSec());
         field(out, "total_net_input_bytes", st.netInputBytes());
         field(out, "total_net_output_bytes", st.netOutputBytes());
+        field(out, "total_net_repl_input_bytes", 0);
+        field(out, "total_net_repl_output_bytes", 0);
         field(out, "instantaneous_input_kbps", String.format(Locale.ROOT, "%.2f", st.instantaneousInputKbps()));
         field(out, "instantaneous_output_kbps", String.format(Locale.ROOT, "%.2f", st.instantaneousOutputKbps()));
+        field(out, "instantaneous_input_repl_kbps", "0.00");
+        field(out, "instantaneous_output_repl_kbps", "0.00");
         field(out, "rejected_connections", st.rejectedConnections());
+        field(out, "sync_full", 0);
+        field(out, "sync_partial_ok", 0);
+        field(out, "sync_partial_err", 0);
         field(out, "expired_keys", expired);
         field(out, "expired_stale_perc", String.format(Locale.ROOT, "%.2f", s.expireCycle().expiredStalePerc()));
         field(out, "expired_time_cap_reached_count", s.expireCycle().expiredTimeCapReachedCount());
@@ -262,8 +370,22 @@ public final class InfoCommand {
         field(out, "pubsub_channels", s.pubsub().channelCount());
         field(out, "pubsub_patterns", s.pubsub().numpat());
         field(out, "pubsubshard_channels", s.pubsub().shardChannelCount());
-        field(out, "total_error_replies", s.errorStats().total());
+        field(out, "latest_fork_usec", 0);
+        field(out, "total_forks", 0);
+        field(out, "migrate_cached_sockets", 0);
+        field(out, "slave_expires_tracked_keys", 0);
+        field(out, "active_defrag_hits", 0);
+        field(out, "active_defrag_misses", 0);
+        field(out, "active_defrag_key_hits", 0);
+        field(out, "active_defrag_key_misses", 0);
+        field(out, "total_active_defrag_time", 0);
+        field(out, "current_active_defrag_time", 0);
+        field(out, "tracking_total_keys", 0);
+        field(out, "tracking_total_items", 0);
+        field(out, "tracking_total_prefixes", 0);
         field(out, "unexpected_error_replies", st.unexpectedErrorReplies());
+        field(out, "total_error_replies", s.errorStats().total());
+        field(out, "dump_payload_sanitizations", 0); // no DUMP/RESTORE yet
         field(out, "client_output_buffer_limit_disconnections", st.clientOutputBufferLimitDisconnections());
     }
 
@@ -277,6 +399,7 @@ public final class InfoCommand {
         field(out, "master_repl_offset", 0);
         field(out, "second_repl_offset", -1);
         field(out, "repl_backlog_active", 0);
+        field(out, "repl_backlog_size", REPL_BACKLOG_SIZE);
         field(out, "repl_backlog_first_byte_offset", 0);
         field(out, "repl_backlog_histlen", 0);
     }
@@ -348,7 +471,7 @@ public final class InfoCommand {
     }
 
     /** The process's resident set size in bytes ({@code VmRSS}), or the JVM's committed heap. */
-    private static long residentSetBytes() {
+    static long residentSetBytes() {
         try {
             for (String line : Files.readAllLines(PROC_STATUS, StandardCharsets.US_ASCII)) {
                 if (line.startsWith("VmRSS:")) {

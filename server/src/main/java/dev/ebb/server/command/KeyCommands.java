@@ -24,7 +24,7 @@ import java.util.Set;
 /**
  * Generic key commands (Redis's "generic" group plus DBSIZE and FLUSHDB/FLUSHALL): deletion,
  * existence, type, renaming, copying and moving between databases, time to live, iteration
- * (KEYS, SCAN, RANDOMKEY) and WAIT. OBJECT and MEMORY live in {@link ObjectCommands}.
+ * (KEYS, SCAN, RANDOMKEY) and WAIT. OBJECT lives in {@link ObjectCommands}, MEMORY in {@link MemoryCommands}.
  *
  * <p>Every lookup goes through the {@link Database}, which applies lazy expiry. Read lookups count
  * INFO's keyspace hits and misses exactly where Redis counts them (EXISTS, TYPE, TOUCH, TTL and
@@ -117,32 +117,41 @@ public final class KeyCommands {
                                 + " preceding write commands sent by the connection is completed.",
                                 "numreplicas timeout")));
         specs.addAll(ObjectCommands.specs());
+        specs.addAll(MemoryCommands.specs());
         return specs;
     }
 
     // ---------------------------------------------------------------- deletion and existence
 
     static void del(Client c, byte[][] argv) {
-        deleteKeys(c, argv);
+        deleteKeys(c, argv, c.server().config().lazyfreeLazyUserDel());
     }
 
     /**
      * Same semantics as DEL. Redis frees a large value on a background thread here; on the JVM
      * removing the value's last reference from the dict is O(1) and the garbage collector reclaims
      * it off the command path, so UNLINK returns at once whatever the value's size, and so does DEL.
+     * Both count in {@code lazyfreed_objects} what Redis would have freed lazily ({@link LazyFree}).
      */
     static void unlink(Client c, byte[][] argv) {
-        deleteKeys(c, argv);
+        deleteKeys(c, argv, true);
     }
 
-    /** DEL/UNLINK: an already expired key counts as expired, not as deleted, as in Redis. */
-    private static void deleteKeys(Client c, byte[][] argv) {
+    /**
+     * DEL/UNLINK: an already expired key counts as expired, not as deleted, as in Redis.
+     * {@code lazy}: whether Redis would free the values in the background.
+     */
+    private static void deleteKeys(Client c, byte[][] argv, boolean lazy) {
         Database db = c.db();
         long now = c.server().nowMs();
         long deleted = 0;
         for (int i = 1; i < argv.length; i++) {
             db.expireIfNeeded(argv[i], now);
-            if (db.delete(argv[i]) != null) {
+            Object value = db.delete(argv[i]);
+            if (value != null) {
+                if (lazy) {
+                    LazyFree.deleted(c, value);
+                }
                 Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[i]);
                 deleted++;
             }
@@ -671,23 +680,26 @@ public final class KeyCommands {
      * FLUSHDB [ASYNC|SYNC]. Both modes are O(1) in Ebb: the database swaps in empty tables and the
      * old ones, with every key and value, become garbage that the JVM's collector reclaims off the
      * command path; so SYNC does not wait for memory to be freed and ASYNC has nothing left to
-     * hand to a background thread.
+     * hand to a background thread. A lazy flush counts its keys in {@code lazyfreed_objects}, as
+     * Redis's does ({@link LazyFree}).
      */
     static void flushdb(Client c, byte[][] argv) {
         if (!flushModeOrReply(c, argv)) {
             return;
         }
-        c.db().flush();
+        LazyFree.flush(c, c.db(), LazyFree.lazyFlush(c, argv));
         c.reply().ok();
     }
+
 
     /** FLUSHALL [ASYNC|SYNC]: every database, each in O(1) as for {@link #flushdb}. */
     static void flushall(Client c, byte[][] argv) {
         if (!flushModeOrReply(c, argv)) {
             return;
         }
+        boolean lazy = LazyFree.lazyFlush(c, argv);
         for (int i = 0; i < c.server().databases(); i++) {
-            c.server().db(i).flush();
+            LazyFree.flush(c, c.server().db(i), lazy);
         }
         c.reply().ok();
     }

@@ -8,12 +8,10 @@ import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
 import dev.ebb.server.config.MaxmemoryPolicy;
-import dev.ebb.storage.Database;
-import dev.ebb.storage.Values;
 import java.util.List;
 
 /**
- * Object introspection: OBJECT ENCODING/IDLETIME/FREQ/REFCOUNT/HELP and MEMORY USAGE/HELP.
+ * Object introspection: OBJECT ENCODING/IDLETIME/FREQ/REFCOUNT/HELP (MEMORY is {@link MemoryCommands}).
  * Registered through {@link KeyCommands#specs()}.
  */
 public final class ObjectCommands {
@@ -48,16 +46,6 @@ public final class ObjectCommands {
         "    Print this help.",
     };
 
-    /** Redis's MEMORY HELP lines for the subcommands Ebb implements (Redis also lists DOCTOR, STATS …). */
-    private static final String[] MEMORY_HELP = {
-        "MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-        "USAGE <key> [SAMPLES <count>]",
-        "    Return memory in bytes used by <key> and its value. Nested values are",
-        "    sampled up to <count> times (default: 5, 0 means sample all).",
-        "HELP",
-        "    Print this help.",
-    };
-
     private ObjectCommands() {
     }
 
@@ -79,14 +67,6 @@ public final class ObjectCommands {
                                         "key"))
                         .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, ObjectCommands::objectHelp)
                                 .doc(CommandGroup.GENERIC, "6.2.0",
-                                        "Returns helpful text about the different subcommands.", "")),
-                container("memory", -2, 0)
-                        .doc(CommandGroup.SERVER, "4.0.0", "A container for memory diagnostics commands.", "")
-                        .sub(spec("usage", -3, READONLY, 2, 2, 1, ObjectCommands::memoryUsage)
-                                .doc(CommandGroup.SERVER, "4.0.0", "Estimates the memory usage of a key.",
-                                        "key [SAMPLES count]"))
-                        .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, ObjectCommands::memoryHelp)
-                                .doc(CommandGroup.SERVER, "4.0.0",
                                         "Returns helpful text about the different subcommands.", "")));
     }
 
@@ -175,52 +155,8 @@ public final class ObjectCommands {
         replyHelp(c, OBJECT_HELP);
     }
 
-    /**
-     * MEMORY USAGE key [SAMPLES count]: the key's bytes, its value's estimate and its slots in the
-     * keyspace tables, from the same accounting as {@code used_memory}. Every Ebb value keeps its
-     * estimate up to date in O(1), so nothing is sampled: SAMPLES is validated as Redis does and
-     * does not change the answer. Unlike Redis (which reads the dict directly) the lookup applies
-     * lazy expiry, so an expired key is gone and answers nil. Not counted in keyspace hits/misses.
-     */
-    static void memoryUsage(Client c, byte[][] argv) {
-        for (int i = 3; i < argv.length; i++) {
-            if (Arguments.is(argv[i], "samples") && i + 1 < argv.length) {
-                long samples;
-                try {
-                    samples = Arguments.parseLong(argv[++i]);
-                } catch (NumberFormatException e) {
-                    c.reply().error(Errors.NOT_INTEGER);
-                    return;
-                }
-                if (samples < 0) {
-                    c.reply().error(Errors.SYNTAX);
-                    return;
-                }
-            } else {
-                c.reply().error(Errors.SYNTAX);
-                return;
-            }
-        }
-        byte[] key = argv[2];
-        Database db = c.db();
-        Object value = db.lookupReadNoTouch(key, c.server().nowMs());
-        if (value == null) {
-            c.reply().nullBulk();
-            return;
-        }
-        long bytes = Values.keyBytes(key) + Values.memoryOf(value) + MAIN_SLOT_BYTES;
-        if (db.getExpire(key) != Database.NO_EXPIRE) {
-            bytes += EXPIRES_SLOT_BYTES;
-        }
-        c.reply().integer(bytes);
-    }
-
-    static void memoryHelp(Client c, byte[][] argv) {
-        replyHelp(c, MEMORY_HELP);
-    }
-
     /** A HELP reply: an array of status lines, as Redis's addReplyHelp. */
-    private static void replyHelp(Client c, String[] lines) {
+    static void replyHelp(Client c, String[] lines) {
         c.reply().arrayHeader(lines.length);
         for (String line : lines) {
             c.reply().simple(line);

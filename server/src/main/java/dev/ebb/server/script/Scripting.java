@@ -72,6 +72,8 @@ public final class Scripting {
     private final ScriptWatchdog watchdog;
     private final LuaCoroutines coroutines;
     private final Map<String, LuaFunction> cache = new HashMap<>();
+    /** Source bytes of the cached scripts plus their 40-byte SHA1 names: MEMORY STATS {@code lua.caches}. */
+    private long cachedBytes;
 
     // The running script: who called it, since when, and what the watchdog has decided.
     private Client caller;
@@ -161,6 +163,7 @@ public final class Scripting {
         }
         try {
             cache.put(sha, compile(body, env));
+            cachedBytes += body.length + sha.length();
             return sha;
         } catch (LuaError e) {
             c.reply().error("ERR Error compiling script (new function): " + compileMessage(e));
@@ -189,9 +192,18 @@ public final class Scripting {
         return cache.size();
     }
 
+    /**
+     * The script cache's bytes as Ebb counts them: each script's source and SHA1 name. The compiled
+     * LuaJ closures are not measured (the JVM gives no per-object size), so this is a lower bound.
+     */
+    public long cachedScriptBytes() {
+        return cachedBytes;
+    }
+
     /** SCRIPT FLUSH: forgets every cached script. */
     public void flush() {
         cache.clear();
+        cachedBytes = 0;
     }
 
     /**

@@ -397,7 +397,8 @@ class ClientCommandsTest {
             String own = j.clientInfo();
 
             assertTrue(qbuf > 0 && qbuf <= unfinished.length(), "qbuf=" + qbuf);
-            assertTrue(own.contains(" qbuf=0 "), own);
+            // Jedis sends *2\r\n$6\r\nCLIENT\r\n$4\r\nINFO\r\n: 26 bytes, still in Redis's buffer as it runs.
+            assertTrue(own.contains(" qbuf=26 "), own);
         }
     }
 }

@@ -35,6 +35,44 @@ class InfoCommandTest {
     private static final List<String> ALL_SECTIONS = List.of("Server", "Clients", "Memory", "Persistence", "Stats",
             "Replication", "CPU", "Modules", "Commandstats", "Errorstats", "Latencystats", "Cluster", "Keyspace");
 
+    /**
+     * Every field redis-server 7.2.4 prints for INFO everything (less per-command, per-error and
+     * per-database lines), in its order, without the few InfoCommand names as not yet answered.
+     */
+    private static final List<String> REDIS_FIELDS = List.of(
+            "redis_version", "redis_git_sha1", "redis_git_dirty", "redis_build_id", "redis_mode", "os",
+            "arch_bits", "monotonic_clock", "multiplexing_api", "atomicvar_api", "gcc_version", "process_id",
+            "process_supervised", "run_id", "tcp_port", "server_time_usec", "uptime_in_seconds", "uptime_in_days",
+            "hz", "configured_hz", "lru_clock", "executable", "config_file", "io_threads_active",
+            "listener0", "connected_clients", "cluster_connections", "maxclients", "client_recent_max_input_buffer", "client_recent_max_output_buffer",
+            "blocked_clients", "tracking_clients", "clients_in_timeout_table", "total_blocking_keys", "total_blocking_keys_on_nokey", "used_memory",
+            "used_memory_human", "used_memory_rss", "used_memory_rss_human", "used_memory_peak", "used_memory_peak_human", "used_memory_peak_perc",
+            "used_memory_overhead", "used_memory_startup", "used_memory_dataset", "used_memory_dataset_perc", "allocator_allocated", "allocator_active",
+            "allocator_resident", "total_system_memory", "total_system_memory_human", "used_memory_scripts_eval", "number_of_cached_scripts", "number_of_functions",
+            "number_of_libraries", "used_memory_vm_functions", "used_memory_functions", "used_memory_scripts", "used_memory_scripts_human", "maxmemory",
+            "maxmemory_human", "maxmemory_policy", "allocator_frag_ratio", "allocator_frag_bytes", "allocator_rss_ratio", "allocator_rss_bytes",
+            "rss_overhead_ratio", "rss_overhead_bytes", "mem_fragmentation_ratio", "mem_fragmentation_bytes", "mem_not_counted_for_evict", "mem_replication_backlog",
+            "mem_total_replication_buffers", "mem_clients_slaves", "mem_clients_normal", "mem_cluster_links", "mem_aof_buffer", "mem_allocator",
+            "active_defrag_running", "lazyfree_pending_objects", "lazyfreed_objects", "loading", "async_loading", "current_cow_peak",
+            "current_cow_size", "current_cow_size_age", "current_fork_perc", "current_save_keys_processed", "current_save_keys_total", "rdb_bgsave_in_progress",
+            "rdb_last_save_time", "rdb_last_bgsave_status", "rdb_last_bgsave_time_sec", "rdb_current_bgsave_time_sec", "rdb_saves", "rdb_last_cow_size",
+            "rdb_last_load_keys_expired", "rdb_last_load_keys_loaded", "aof_enabled", "aof_rewrite_in_progress", "aof_rewrite_scheduled", "aof_last_rewrite_time_sec",
+            "aof_current_rewrite_time_sec", "aof_last_bgrewrite_status", "aof_rewrites", "aof_rewrites_consecutive_failures", "aof_last_write_status", "aof_last_cow_size",
+            "module_fork_in_progress", "module_fork_last_cow_size", "total_connections_received", "total_commands_processed", "instantaneous_ops_per_sec", "total_net_input_bytes",
+            "total_net_output_bytes", "total_net_repl_input_bytes", "total_net_repl_output_bytes", "instantaneous_input_kbps", "instantaneous_output_kbps", "instantaneous_input_repl_kbps",
+            "instantaneous_output_repl_kbps", "rejected_connections", "sync_full", "sync_partial_ok", "sync_partial_err", "expired_keys",
+            "expired_stale_perc", "expired_time_cap_reached_count", "expire_cycle_cpu_milliseconds", "evicted_keys", "evicted_clients", "keyspace_hits",
+            "keyspace_misses", "pubsub_channels", "pubsub_patterns", "pubsubshard_channels", "latest_fork_usec", "total_forks",
+            "migrate_cached_sockets", "slave_expires_tracked_keys", "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits", "active_defrag_key_misses",
+            "total_active_defrag_time", "current_active_defrag_time", "tracking_total_keys", "tracking_total_items", "tracking_total_prefixes", "unexpected_error_replies",
+            "total_error_replies", "dump_payload_sanitizations", "role", "connected_slaves", "master_failover_state", "master_replid",
+            "master_replid2", "master_repl_offset", "second_repl_offset", "repl_backlog_active", "repl_backlog_size", "repl_backlog_first_byte_offset",
+            "repl_backlog_histlen", "used_cpu_sys", "used_cpu_user", "used_cpu_sys_children", "used_cpu_user_children", "used_cpu_sys_main_thread",
+            "used_cpu_user_main_thread", "cluster_enabled");
+    /** Ebb's own fields, beside Redis's. */
+    private static final Set<String> EBB_FIELDS = Set.of("ebb_version", "java_version", "jvm_heap_used",
+            "jvm_heap_committed", "jvm_heap_max", "jvm_memory_returns", "client_output_buffer_limit_disconnections");
+
     private static Jedis connect() {
         return new Jedis(ebb.host(), ebb.port());
     }
@@ -67,6 +105,22 @@ class InfoCommandTest {
 
     private static long number(Jedis j, String section, String field) {
         return Long.parseLong(fields(info(j, section)).get(field));
+    }
+
+    @Test
+    void everythingShouldListRedis724FieldsInItsOrder() {
+        try (Jedis j = connect()) {
+            j.set("k", "v");
+
+            List<String> names = new ArrayList<>();
+            for (String name : fields(info(j, "everything")).keySet()) {
+                if (!EBB_FIELDS.contains(name) && !name.matches("(cmdstat_|errorstat_|latency_percentiles_|db\\d).*")) {
+                    names.add(name);
+                }
+            }
+
+            assertEquals(REDIS_FIELDS, names);
+        }
     }
 
     @Test
@@ -288,6 +342,28 @@ class InfoCommandTest {
             String reply = s.call("INFO", "server");
 
             assertTrue(reply.matches("(?s)=\\d+\r\ntxt:# Server\r\nredis_version:.*\r\n\r\n"), reply);
+        }
+    }
+
+    @Test
+    void clientsShouldCountBlockingKeysAndBlockedClientsWithATimeout() throws Exception {
+        try (java.net.Socket forever = new java.net.Socket(ebb.host(), ebb.port());
+                java.net.Socket timed = new java.net.Socket(ebb.host(), ebb.port());
+                Jedis j = connect()) {
+            forever.getOutputStream().write("BLPOP q1 q2 0\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            timed.getOutputStream().write("BLPOP q2 q3 100\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+            Map<String, String> clients = fields(info(j, "clients"));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!clients.get("blocked_clients").equals("2") && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+                clients = fields(info(j, "clients"));
+            }
+
+            assertEquals("2", clients.get("blocked_clients"));
+            assertEquals("3", clients.get("total_blocking_keys"));
+            assertEquals("1", clients.get("clients_in_timeout_table"));
+            assertEquals("0", clients.get("total_blocking_keys_on_nokey"));
         }
     }
 }

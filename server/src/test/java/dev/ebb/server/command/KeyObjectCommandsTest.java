@@ -17,7 +17,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.util.SafeEncoder;
 
-/** OBJECT ENCODING/IDLETIME/FREQ/REFCOUNT/HELP and MEMORY USAGE/HELP, with a manual clock. */
+/** OBJECT ENCODING/IDLETIME/FREQ/REFCOUNT/HELP and MEMORY USAGE, with a manual clock. */
 class KeyObjectCommandsTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension().manualClock();
@@ -213,19 +213,6 @@ class KeyObjectCommandsTest {
             ebb.advanceClock(11);
 
             assertNull(raw(j, "MEMORY", "USAGE", "k"));
-        }
-    }
-
-    @Test
-    void memoryHelpShouldListTheImplementedSubcommands() {
-        try (Jedis j = connect()) {
-            List<?> help = (List<?>) raw(j, "MEMORY", "HELP");
-
-            assertEquals(6, help.size());
-            assertEquals("MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-                    SafeEncoder.encode((byte[]) help.get(0)));
-            assertEquals("USAGE <key> [SAMPLES <count>]", SafeEncoder.encode((byte[]) help.get(1)));
-            assertEquals("    Print this help.", SafeEncoder.encode((byte[]) help.get(5)));
         }
     }
 }

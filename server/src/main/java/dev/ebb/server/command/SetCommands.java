@@ -103,12 +103,18 @@ public final class SetCommands {
                 config.setMaxListpackValue());
     }
 
+    /** A new set in the encoding Redis picks for {@code sizeHint} members, {@code first} among them. */
+    private static SetValue sized(Client c, byte[] first, long sizeHint) {
+        ServerConfig config = c.server().config();
+        return SetValue.sized(first, sizeHint, config.setMaxIntsetEntries(), config.setMaxListpackEntries());
+    }
+
     static void sadd(Client c, byte[][] argv) {
         Object found = setForWriteOrReply(c, argv[1]);
         if (found == Values.WRONG_TYPE) {
             return;
         }
-        SetValue set = found == null ? new SetValue() : (SetValue) found;
+        SetValue set = found == null ? sized(c, argv[2], argv.length - 2) : (SetValue) found;
         long before = set.memoryBytes();
         long added = 0;
         for (int i = 2; i < argv.length; i++) {
@@ -348,7 +354,7 @@ public final class SetCommands {
         }
         Aggregates.changed(c, argv[1], from, fromBefore, from.size() == 0, NotifyKeyspaceEvents.SET, "srem");
         if (dst == null) {
-            SetValue to = new SetValue();
+            SetValue to = sized(c, argv[3], 1);
             add(c, to, argv[3]);
             Aggregates.created(c, argv[2], to, NotifyKeyspaceEvents.SET, "sadd");
         } else {

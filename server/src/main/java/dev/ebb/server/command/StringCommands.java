@@ -264,12 +264,13 @@ public final class StringCommands {
                 return;
             }
         }
+        Object stored = Strings.stored(c, value);
         if (expireAtMs != NO_EXPIRE) {
-            db.setWithExpire(key, value, now, expireAtMs);
+            db.setWithExpire(key, stored, now, expireAtMs);
         } else if ((flags & SET_KEEPTTL) != 0) {
-            db.setKeepTtl(key, value, now);
+            db.setKeepTtl(key, stored, now);
         } else {
-            db.setKey(key, value, now);
+            db.setKey(key, stored, now);
         }
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "set", key);
         if (expireAtMs != NO_EXPIRE) {
@@ -452,7 +453,7 @@ public final class StringCommands {
         Database db = c.db();
         long now = c.server().nowMs();
         for (int i = 1; i < argv.length; i += 2) {
-            db.setKey(argv[i], argv[i + 1], now);
+            db.setKey(argv[i], Strings.stored(c, argv[i + 1]), now);
             Notifications.notify(c, NotifyKeyspaceEvents.STRING, "set", argv[i]);
         }
     }
@@ -510,7 +511,7 @@ public final class StringCommands {
             return;
         }
         long result = value + increment;
-        c.db().setKeepTtl(key, decimalBytes(result), c.server().nowMs());
+        c.db().setKeepTtl(key, Strings.fromLong(c, result), c.server().nowMs());
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "incrby", key);
         c.reply().integer(result);
     }
@@ -556,7 +557,7 @@ public final class StringCommands {
             return;
         }
         byte[] text = sum.toHumanBytes();
-        c.db().setKeepTtl(argv[1], text, c.server().nowMs());
+        c.db().setKeepTtl(argv[1], Strings.fromFloatText(text), c.server().nowMs());
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "incrbyfloat", argv[1]);
         c.reply().bulk(text);
     }
@@ -575,7 +576,7 @@ public final class StringCommands {
         }
         byte[] tail = argv[2];
         if (old == null) {
-            c.db().setKey(argv[1], tail, c.server().nowMs());
+            c.db().setKey(argv[1], Strings.stored(c, tail), c.server().nowMs());
             Notifications.notify(c, NotifyKeyspaceEvents.STRING, "append", argv[1]);
             c.reply().integer(tail.length);
             return;

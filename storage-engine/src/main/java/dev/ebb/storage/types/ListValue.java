@@ -203,7 +203,7 @@ public final class ListValue implements MemoryEstimated {
     static int listpackEntryBytes(byte[] e) {
         long v = IntegerText.parse(e);
         int body;
-        if (v != IntegerText.NOT_AN_INTEGER) {
+        if (IntegerText.isInteger(v, e)) {
             if (v >= 0 && v <= 127) {
                 body = 1;
             } else if (v >= -4096 && v <= 4095) {

@@ -41,6 +41,30 @@ public final class SetValue implements MemoryEstimated {
     /** Member arrays of the hashtable encoding; 0 otherwise. */
     private long payloadBytes;
 
+    /** An empty intset; {@link #sized} picks the encoding for a known number of members to come. */
+    public SetValue() {
+    }
+
+    /**
+     * An empty set in the encoding Redis 7.2's setTypeCreate picks for {@code sizeHint} members of
+     * which {@code first} is one (SADD's and SMOVE's new sets): intset if {@code first} is an integer
+     * and the hint fits {@code maxIntsetEntries}, else listpack if the hint fits
+     * {@code maxListpackEntries}, else hashtable, even if repeated members leave fewer. O(1).
+     */
+    public static SetValue sized(byte[] first, long sizeHint, long maxIntsetEntries, long maxListpackEntries) {
+        SetValue set = new SetValue();
+        if (IntegerText.isInteger(IntegerText.parse(first), first) && sizeHint <= maxIntsetEntries) {
+            return set;
+        }
+        if (sizeHint <= maxListpackEntries) {
+            set.packed = PackedEntries.EMPTY;
+            set.ints = null;
+        } else {
+            set.convertToTable();
+        }
+        return set;
+    }
+
     /** OBJECT ENCODING's name for the current encoding: {@code intset}, {@code listpack} or {@code hashtable}. */
     public String encodingName() {
         return ints != null ? "intset" : packed != null ? "listpack" : "hashtable";
@@ -53,7 +77,7 @@ public final class SetValue implements MemoryEstimated {
     public boolean contains(byte[] member) {
         if (ints != null) {
             long v = IntegerText.parse(member);
-            return v != IntegerText.NOT_AN_INTEGER && Arrays.binarySearch(ints, 0, count, v) >= 0;
+            return IntegerText.isInteger(v, member) && Arrays.binarySearch(ints, 0, count, v) >= 0;
         }
         if (packed != null) {
             return indexOf(member) >= 0;
@@ -70,7 +94,7 @@ public final class SetValue implements MemoryEstimated {
     public boolean add(byte[] member, long maxIntsetEntries, long maxListpackEntries, long maxListpackValue) {
         if (ints != null) {
             long v = IntegerText.parse(member);
-            if (v != IntegerText.NOT_AN_INTEGER) {
+            if (IntegerText.isInteger(v, member)) {
                 int at = Arrays.binarySearch(ints, 0, count, v);
                 if (at >= 0) {
                     return false;
@@ -111,7 +135,7 @@ public final class SetValue implements MemoryEstimated {
     public boolean remove(byte[] member) {
         if (ints != null) {
             long v = IntegerText.parse(member);
-            int at = v == IntegerText.NOT_AN_INTEGER ? -1 : Arrays.binarySearch(ints, 0, count, v);
+            int at = IntegerText.isInteger(v, member) ? Arrays.binarySearch(ints, 0, count, v) : -1;
             if (at < 0) {
                 return false;
             }

@@ -109,6 +109,11 @@ public final class SetCommands {
         return SetValue.sized(first, sizeHint, config.setMaxIntsetEntries(), config.setMaxListpackEntries());
     }
 
+    private static boolean maybeConvert(Client c, SetValue set, long sizeHint) {
+        ServerConfig config = c.server().config();
+        return set.convertForSizeHint(sizeHint, config.setMaxIntsetEntries(), config.setMaxListpackEntries());
+    }
+
     static void sadd(Client c, byte[][] argv) {
         Object found = setForWriteOrReply(c, argv[1]);
         if (found == Values.WRONG_TYPE) {
@@ -116,6 +121,8 @@ public final class SetCommands {
         }
         SetValue set = found == null ? sized(c, argv[2], argv.length - 2) : (SetValue) found;
         long before = set.memoryBytes();
+        // As Redis's setTypeMaybeConvert: more arguments than the encoding may hold convert it first.
+        boolean converted = found != null && maybeConvert(c, set, argv.length - 2);
         long added = 0;
         for (int i = 2; i < argv.length; i++) {
             if (add(c, set, argv[i])) {
@@ -126,6 +133,8 @@ public final class SetCommands {
             Aggregates.created(c, argv[1], set, NotifyKeyspaceEvents.SET, "sadd");
         } else if (added > 0) {
             Aggregates.changed(c, argv[1], set, before, false, NotifyKeyspaceEvents.SET, "sadd");
+        } else if (converted) {
+            c.db().adjustMemory(set.memoryBytes() - before);
         }
         c.reply().integer(added);
     }

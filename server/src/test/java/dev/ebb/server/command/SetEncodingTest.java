@@ -78,4 +78,18 @@ class SetEncodingTest {
             assertEquals("listpack", j.objectEncoding("dst"));
         }
     }
+
+    @Test
+    void saddOfMoreArgumentsThanTheEncodingHoldsShouldConvertAnExistingSetEvenIfNothingIsAdded() {
+        try (Jedis j = connect()) {
+            j.sadd("strings", "a");
+            j.sadd("ints", "1");
+
+            assertEquals(0, j.sadd("strings", Collections.nCopies(129, "a").toArray(String[]::new)));
+            assertEquals(0, j.sadd("ints", Collections.nCopies(513, "1").toArray(String[]::new)));
+
+            assertEquals("hashtable", j.objectEncoding("strings"));
+            assertEquals("hashtable", j.objectEncoding("ints"));
+        }
+    }
 }

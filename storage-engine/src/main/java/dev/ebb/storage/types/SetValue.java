@@ -65,6 +65,22 @@ public final class SetValue implements MemoryEstimated {
         return set;
     }
 
+    /**
+     * Redis 7.2's setTypeMaybeConvert for an existing set about to take {@code sizeHint} members:
+     * an intset past {@code maxIntsetEntries} or a listpack past {@code maxListpackEntries}
+     * becomes a hashtable now, even if the members turn out to be there already. O(n) when it
+     * converts.
+     *
+     * @return whether it converted
+     */
+    public boolean convertForSizeHint(long sizeHint, long maxIntsetEntries, long maxListpackEntries) {
+        if ((packed != null && sizeHint > maxListpackEntries) || (ints != null && sizeHint > maxIntsetEntries)) {
+            convertToTable();
+            return true;
+        }
+        return false;
+    }
+
     /** OBJECT ENCODING's name for the current encoding: {@code intset}, {@code listpack} or {@code hashtable}. */
     public String encodingName() {
         return ints != null ? "intset" : packed != null ? "listpack" : "hashtable";

@@ -19,9 +19,11 @@ import java.util.List;
  * {@link #parseOptionsOrReply}; INCR, DECR, INCRBY and DECRBY go through {@link #incrDecr}; GETRANGE
  * and the bitmap commands normalise ranges with {@link #rangeStart} and {@link #rangeEnd}.
  *
- * <p>A string value is a {@code byte[]} (SET, INCR …) or, once APPEND, SETRANGE or SETBIT edited
- * it, a {@link dev.ebb.storage.types.RawString} with spare capacity; {@link Strings} reads both and
- * grows the latter. Stored bytes are never modified: APPEND writes only past the stored length,
+ * <p>A string value is a {@code byte[]} (SET, INCR …), once APPEND, SETRANGE or SETBIT edited it a
+ * {@link dev.ebb.storage.types.RawString} with spare capacity, or an
+ * {@link dev.ebb.storage.types.UnsharedString} where Redis's encoding or sharing differs from what
+ * the bytes give (the forms are chosen by {@link Strings#stored} and its siblings); {@link Strings}
+ * reads all three and grows the second. Stored bytes are never modified: APPEND writes only past the stored length,
  * and SETRANGE, INCR … that change bytes store a new array, keeping the key's time to live
  * (setKeepTtl, which for a key that does not exist is a plain insert). So GET, MGET and GETRANGE
  * reply straight from the stored array, a large one by reference until the socket takes it

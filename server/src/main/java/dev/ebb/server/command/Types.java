@@ -16,9 +16,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>A value class joins the keyspace with one row in {@link #KINDS}: the class (or an interface
  * its encodings share), the type name, a function giving the current encoding name, and a deep
- * copy. Rows are tried in order with {@code isInstance}; strings ({@code byte[]}, and
- * {@link RawString} once edited in place) are checked first without a table walk, since they are
- * the common case.
+ * copy. Rows are tried in order with {@code isInstance}; plain {@code byte[]} strings are checked
+ * first without a table walk, since they are the common case ({@link RawString} and
+ * {@link UnsharedString} are the other string forms, see {@link Strings}).
  *
  * <p>Costs: {@link #typeName} and {@link #encoding} are O(rows) {@code isInstance} checks (a
  * handful), allocation-free. Stateless and thread-safe.

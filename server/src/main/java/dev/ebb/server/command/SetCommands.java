@@ -207,6 +207,9 @@ public final class SetCommands {
      * SPOP key [count]: without a count one random member or nil; with one, up to count distinct
      * members (the whole set when count covers it, and the key goes). O(count).
      */
+    /** Redis's SPOP_MOVE_STRATEGY_MUL: past remaining * this popped, the rest moves to a new set. */
+    private static final long SPOP_MOVE_STRATEGY_MUL = 5;
+
     static void spop(Client c, byte[][] argv) {
         if (argv.length > 3) {
             c.reply().error(Errors.SYNTAX);
@@ -254,9 +257,17 @@ public final class SetCommands {
             return;
         } else {
             int n = (int) Math.min(count, set.size());
+            long remaining = set.size() - n;
             c.reply().setHeader(n);
             for (int i = 0; i < n; i++) {
                 c.reply().bulk(set.popRandom(random.nextLong()));
+            }
+            if (remaining * SPOP_MOVE_STRATEGY_MUL <= n) {
+                // Redis moves the few members left into a new set (SPOP's "case 3"): a hashtable
+                // leaves a listpack if they fit one.
+                ServerConfig config = c.server().config();
+                set.repackHashtable(config.setMaxIntsetEntries(), config.setMaxListpackEntries(),
+                        config.setMaxListpackValue());
             }
         }
         Aggregates.changed(c, argv[1], set, before, set.size() == 0, NotifyKeyspaceEvents.SET, "spop");

@@ -92,4 +92,23 @@ class SetEncodingTest {
             assertEquals("hashtable", j.objectEncoding("ints"));
         }
     }
+
+    @Test
+    void spopLeavingAFifthOrLessOfWhatItTakesShouldLeaveTheRestInANewListpack() {
+        try (Jedis j = connect()) {
+            String[] members = new String[300];
+            for (int i = 0; i < members.length; i++) {
+                members[i] = "m" + i;
+            }
+            j.sadd("few", members);
+            j.sadd("many", members);
+
+            assertEquals(250, j.spop("few", 250).size());
+            assertEquals(249, j.spop("many", 249).size());
+
+            assertEquals("listpack", j.objectEncoding("few"));
+            assertEquals(50, j.scard("few"));
+            assertEquals("hashtable", j.objectEncoding("many"));
+        }
+    }
 }

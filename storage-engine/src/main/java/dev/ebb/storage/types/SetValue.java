@@ -81,6 +81,27 @@ public final class SetValue implements MemoryEstimated {
         return false;
     }
 
+    /**
+     * A hashtable set's members moved into a new listpack set, converting as adding them would
+     * (Redis's SPOP moving the few members it leaves into a new set); other encodings are left as
+     * they are. O(n).
+     */
+    public void repackHashtable(long maxIntsetEntries, long maxListpackEntries, long maxListpackValue) {
+        if (table == null) {
+            return;
+        }
+        java.util.List<byte[]> members = new java.util.ArrayList<>(table.size());
+        table.forEach((member, present) -> members.add(member));
+        table = null;
+        payloadBytes = 0;
+        ints = null;
+        packed = PackedEntries.EMPTY;
+        count = 0;
+        for (byte[] member : members) {
+            add(member, maxIntsetEntries, maxListpackEntries, maxListpackValue);
+        }
+    }
+
     /** OBJECT ENCODING's name for the current encoding: {@code intset}, {@code listpack} or {@code hashtable}. */
     public String encodingName() {
         return ints != null ? "intset" : packed != null ? "listpack" : "hashtable";

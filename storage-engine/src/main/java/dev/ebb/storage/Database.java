@@ -14,9 +14,10 @@ import java.util.Arrays;
  * bytes are held once. Only volatile keys are in {@code expires}, and every key in it is in the
  * main dict.
  *
- * <p><b>Values.</b> A string value is a {@code byte[]}, or a
+ * <p><b>Values.</b> A string value is a {@code byte[]}, a
  * {@link dev.ebb.storage.types.RawString} with spare capacity once edited in place (its stored
- * bytes never change; see there); other types implement {@link MemoryEstimated}. {@link Values#memoryOf} must accept every stored value.
+ * bytes never change; see there), or a {@link dev.ebb.storage.types.UnsharedString} (bytes whose
+ * Redis encoding is not the one their content gives); other types implement {@link MemoryEstimated}. {@link Values#memoryOf} must accept every stored value.
  *
  * <p><b>Time.</b> Nothing here reads a clock: lookups take {@code nowMs}, the loop's current unix
  * time in ms. A key is expired when {@code nowMs > expireAtMs}, as in Redis. Every lookup path

@@ -9,6 +9,7 @@ import static dev.ebb.server.command.CommandSpec.spec;
 import dev.ebb.server.Client;
 import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.pubsub.Notifications;
+import dev.ebb.storage.types.RawString;
 import java.util.Arrays;
 import java.util.List;
 
@@ -119,6 +120,7 @@ public final class BitfieldCommands {
         byte[] s;
         byte[] target;
         boolean created = false;
+        boolean edited = false;
         if (!writes) {
             Object v = StringCommands.lookupStringOrReply(c, argv[1]);
             if (v == Values.WRONG_TYPE) {
@@ -136,6 +138,8 @@ public final class BitfieldCommands {
                 return;
             }
             created = v == null;
+            // Redis makes the string raw as soon as BITFIELD may write, changed or not.
+            edited = v instanceof RawString;
             s = created ? EMPTY : Values.stringBytes(v);
             target = Arrays.copyOf(s, (int) Math.max(s.length, (highestBit >>> 3) + 1));
         }
@@ -151,8 +155,8 @@ public final class BitfieldCommands {
                 changes++;
             }
         }
-        if (writes && (grown || changes > 0)) {
-            c.db().setKeepTtl(argv[1], target, c.server().nowMs());
+        if (writes && (grown || changes > 0 || !edited)) {
+            c.db().setKeepTtl(argv[1], new RawString(target, target.length), c.server().nowMs());
         }
         if (changes > 0) {
             Notifications.notify(c, NotifyKeyspaceEvents.STRING, "setbit", argv[1]);

@@ -9,6 +9,7 @@ import static dev.ebb.server.command.CommandSpec.spec;
 import dev.ebb.server.Client;
 import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.pubsub.Notifications;
+import dev.ebb.storage.types.RawString;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -102,6 +103,9 @@ public final class BitmapCommands {
             }
             c.db().setKeepTtl(argv[1], updated, c.server().nowMs());
             Notifications.notify(c, NotifyKeyspaceEvents.STRING, "setbit", argv[1]);
+        } else if (!(old instanceof RawString)) {
+            // The bit is already as asked, but Redis has made the string raw all the same.
+            c.db().setKeepTtl(argv[1], Strings.raw(old), c.server().nowMs());
         }
         c.reply().integer(previous);
     }
@@ -314,7 +318,8 @@ public final class BitmapCommands {
             c.reply().integer(0);
             return;
         }
-        c.db().setKey(argv[2], combine(op, sources, length), c.server().nowMs());
+        byte[] result = combine(op, sources, length);
+        c.db().setKey(argv[2], new RawString(result, result.length), c.server().nowMs());
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "set", argv[2]);
         c.reply().integer(length);
     }

@@ -137,6 +137,8 @@ public final class HashCommands {
         }
         HashValue h = found == null ? new HashValue() : (HashValue) found;
         long before = h.memoryBytes();
+        // As Redis's hashTypeTryConversion: more pairs than a listpack may hold convert it first.
+        h.convertForNewFields((argv.length - 2) / 2, c.server().config().hashMaxListpackEntries());
         long added = 0;
         for (int i = 2; i < argv.length; i += 2) {
             if (put(c, h, argv[i], argv[i + 1])) {

@@ -138,15 +138,20 @@ public final class ListCommands {
      * {@code event}: memory change since {@code before}, WATCH signal, deletion when empty.
      */
     static void finishChange(Client c, byte[] key, ListValue list, long before, String event) {
-        list.fitEncoding(c.server().config().listMaxListpackSize());
+        list.settle(fill(c));
         Aggregates.changed(c, key, list, before, list.size() == 0, NotifyKeyspaceEvents.LIST, event);
     }
 
     /** Stores a list this command created, publishes {@code event}, and signals its key to blocked clients. */
     static void storeNew(Client c, byte[] key, ListValue list, String event) {
-        list.fitEncoding(c.server().config().listMaxListpackSize());
+        list.settle(fill(c));
         Aggregates.created(c, key, list, NotifyKeyspaceEvents.LIST, event);
         c.server().blockingKeys().signalKeyAsReady(c.db(), key);
+    }
+
+    /** {@code list-max-listpack-size}: the fill of Redis's list encodings. */
+    static int fill(Client c) {
+        return c.server().config().listMaxListpackSize();
     }
 
     static void push(ListValue list, int where, byte[] element) {
@@ -188,6 +193,11 @@ public final class ListCommands {
         }
         ListValue list = found == null ? new ListValue() : (ListValue) found;
         long before = list.memoryBytes();
+        long addBytes = 0;
+        for (int i = 2; i < argv.length; i++) {
+            addBytes += argv[i].length;
+        }
+        list.growing(fill(c), addBytes, argv.length - 2);
         for (int i = 2; i < argv.length; i++) {
             push(list, where, argv[i]);
         }
@@ -331,6 +341,8 @@ public final class ListCommands {
             return;
         }
         ListValue list = (ListValue) found;
+        // As Redis, the list converts for the new element before the index is checked.
+        list.growing(fill(c), argv[3].length, 1);
         // Redis passes the index on as a C int: only its low 32 bits count (2^63-1 is -1).
         int at = position((int) Arguments.parseLong(argv[2]), list.size());
         if (at < 0) {
@@ -362,10 +374,12 @@ public final class ListCommands {
             return;
         }
         ListValue list = (ListValue) found;
+        // As Redis, the list converts before the pivot is looked for.
+        list.growing(fill(c), argv[4].length, 1);
         for (int i = 0; i < list.size(); i++) {
             if (Arrays.equals(list.get(i), argv[3])) {
                 long before = list.memoryBytes();
-                list.insert(after ? i + 1 : i, argv[4]);
+                list.insert(i, after, argv[4]);
                 finishChange(c, argv[1], list, before, "linsert");
                 c.reply().integer(list.size());
                 return;

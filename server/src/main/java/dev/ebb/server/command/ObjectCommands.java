@@ -24,8 +24,7 @@ public final class ObjectCommands {
     static final long MAIN_SLOT_BYTES = 12;
     static final long EXPIRES_SLOT_BYTES = 12;
 
-    /** Redis shares one object for each integer string in [0, 10000) and reports a huge refcount. */
-    private static final long SHARED_INTEGERS = 10_000;
+    /** The reference count Redis reports for a shared object (OBJ_SHARED_REFCOUNT). */
     private static final long SHARED_REFCOUNT = Integer.MAX_VALUE;
 
     private static final String[] OBJECT_HELP = {
@@ -117,38 +116,20 @@ public final class ObjectCommands {
 
     /**
      * OBJECT REFCOUNT. A JVM value has no reference count; Ebb answers what Redis would for the
-     * same value: its shared-object count for small integer strings (Redis shares those unless an
-     * LRU/LFU policy with a maxmemory limit is set, judged here by the current config rather than
-     * the one in force when the value was stored), otherwise 1.
+     * same value: its shared-object count for the integers 0..9999 that Redis shares (decided when
+     * the value was stored, see {@link Strings#stored}), otherwise 1.
      */
     static void refcount(Client c, byte[][] argv) {
         Object value = lookupOrReplyNull(c, argv);
         if (value == null) {
             return;
         }
-        c.reply().integer(isSharedInteger(c, value) ? SHARED_REFCOUNT : 1);
-    }
-
-    private static boolean isSharedInteger(Client c, Object value) {
-        if (!(value instanceof byte[]) || !Types.stringEncoding((byte[]) value).equals("int")) {
-            return false;
-        }
-        long n = Arguments.parseLong((byte[]) value);
-        if (n < 0 || n >= SHARED_INTEGERS) {
-            return false;
-        }
-        boolean sharingDisabled = c.server().config().maxmemory() > 0 && (lruPolicy(c) || lfuPolicy(c));
-        return !sharingDisabled;
+        c.reply().integer(Strings.isSharedInteger(value) ? SHARED_REFCOUNT : 1);
     }
 
     private static boolean lfuPolicy(Client c) {
         MaxmemoryPolicy policy = c.server().config().maxmemoryPolicy();
         return policy == MaxmemoryPolicy.ALLKEYS_LFU || policy == MaxmemoryPolicy.VOLATILE_LFU;
-    }
-
-    private static boolean lruPolicy(Client c) {
-        MaxmemoryPolicy policy = c.server().config().maxmemoryPolicy();
-        return policy == MaxmemoryPolicy.ALLKEYS_LRU || policy == MaxmemoryPolicy.VOLATILE_LRU;
     }
 
     static void objectHelp(Client c, byte[][] argv) {

@@ -103,13 +103,26 @@ public final class SetCommands {
                 config.setMaxListpackValue());
     }
 
+    /** A new set in the encoding Redis picks for {@code sizeHint} members, {@code first} among them. */
+    private static SetValue sized(Client c, byte[] first, long sizeHint) {
+        ServerConfig config = c.server().config();
+        return SetValue.sized(first, sizeHint, config.setMaxIntsetEntries(), config.setMaxListpackEntries());
+    }
+
+    private static boolean maybeConvert(Client c, SetValue set, long sizeHint) {
+        ServerConfig config = c.server().config();
+        return set.convertForSizeHint(sizeHint, config.setMaxIntsetEntries(), config.setMaxListpackEntries());
+    }
+
     static void sadd(Client c, byte[][] argv) {
         Object found = setForWriteOrReply(c, argv[1]);
         if (found == Values.WRONG_TYPE) {
             return;
         }
-        SetValue set = found == null ? new SetValue() : (SetValue) found;
+        SetValue set = found == null ? sized(c, argv[2], argv.length - 2) : (SetValue) found;
         long before = set.memoryBytes();
+        // As Redis's setTypeMaybeConvert: more arguments than the encoding may hold convert it first.
+        boolean converted = found != null && maybeConvert(c, set, argv.length - 2);
         long added = 0;
         for (int i = 2; i < argv.length; i++) {
             if (add(c, set, argv[i])) {
@@ -120,6 +133,8 @@ public final class SetCommands {
             Aggregates.created(c, argv[1], set, NotifyKeyspaceEvents.SET, "sadd");
         } else if (added > 0) {
             Aggregates.changed(c, argv[1], set, before, false, NotifyKeyspaceEvents.SET, "sadd");
+        } else if (converted) {
+            c.db().adjustMemory(set.memoryBytes() - before);
         }
         c.reply().integer(added);
     }
@@ -192,6 +207,9 @@ public final class SetCommands {
      * SPOP key [count]: without a count one random member or nil; with one, up to count distinct
      * members (the whole set when count covers it, and the key goes). O(count).
      */
+    /** Redis's SPOP_MOVE_STRATEGY_MUL: past remaining * this popped, the rest moves to a new set. */
+    private static final long SPOP_MOVE_STRATEGY_MUL = 5;
+
     static void spop(Client c, byte[][] argv) {
         if (argv.length > 3) {
             c.reply().error(Errors.SYNTAX);
@@ -239,9 +257,17 @@ public final class SetCommands {
             return;
         } else {
             int n = (int) Math.min(count, set.size());
+            long remaining = set.size() - n;
             c.reply().setHeader(n);
             for (int i = 0; i < n; i++) {
                 c.reply().bulk(set.popRandom(random.nextLong()));
+            }
+            if (remaining * SPOP_MOVE_STRATEGY_MUL <= n) {
+                // Redis moves the few members left into a new set (SPOP's "case 3"): a hashtable
+                // leaves a listpack if they fit one.
+                ServerConfig config = c.server().config();
+                set.repackHashtable(config.setMaxIntsetEntries(), config.setMaxListpackEntries(),
+                        config.setMaxListpackValue());
             }
         }
         Aggregates.changed(c, argv[1], set, before, set.size() == 0, NotifyKeyspaceEvents.SET, "spop");
@@ -348,7 +374,7 @@ public final class SetCommands {
         }
         Aggregates.changed(c, argv[1], from, fromBefore, from.size() == 0, NotifyKeyspaceEvents.SET, "srem");
         if (dst == null) {
-            SetValue to = new SetValue();
+            SetValue to = sized(c, argv[3], 1);
             add(c, to, argv[3]);
             Aggregates.created(c, argv[2], to, NotifyKeyspaceEvents.SET, "sadd");
         } else {

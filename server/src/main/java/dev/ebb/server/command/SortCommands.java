@@ -459,7 +459,8 @@ public final class SortCommands {
      * the destination instead ({@code del}). Replies the number of elements stored.
      */
     private static void store(Client c, Item[] items, int from, int to, Options o) {
-        ListValue list = new ListValue();
+        int fill = c.server().config().listMaxListpackSize();
+        ListValue list = ListValue.quicklist(fill);
         for (int j = from; j <= to; j++) {
             if (o.gets.isEmpty()) {
                 list.pushTail(items[j].element);
@@ -472,7 +473,7 @@ public final class SortCommands {
         Database db = c.db();
         long now = c.server().nowMs();
         if (list.size() > 0) {
-            list.fitEncoding(c.server().config().listMaxListpackSize());
+            list.settleBuilt(fill);
             db.setKey(o.store, list, now);
             Notifications.notify(c, NotifyKeyspaceEvents.LIST, "sortstore", o.store);
             c.server().blockingKeys().signalKeyAsReady(db, o.store);

@@ -19,9 +19,11 @@ import java.util.List;
  * {@link #parseOptionsOrReply}; INCR, DECR, INCRBY and DECRBY go through {@link #incrDecr}; GETRANGE
  * and the bitmap commands normalise ranges with {@link #rangeStart} and {@link #rangeEnd}.
  *
- * <p>A string value is a {@code byte[]} (SET, INCR …) or, once APPEND, SETRANGE or SETBIT edited
- * it, a {@link dev.ebb.storage.types.RawString} with spare capacity; {@link Strings} reads both and
- * grows the latter. Stored bytes are never modified: APPEND writes only past the stored length,
+ * <p>A string value is a {@code byte[]} (SET, INCR …), once APPEND, SETRANGE or SETBIT edited it a
+ * {@link dev.ebb.storage.types.RawString} with spare capacity, or an
+ * {@link dev.ebb.storage.types.UnsharedString} where Redis's encoding or sharing differs from what
+ * the bytes give (the forms are chosen by {@link Strings#stored} and its siblings); {@link Strings}
+ * reads all three and grows the second. Stored bytes are never modified: APPEND writes only past the stored length,
  * and SETRANGE, INCR … that change bytes store a new array, keeping the key's time to live
  * (setKeepTtl, which for a key that does not exist is a plain insert). So GET, MGET and GETRANGE
  * reply straight from the stored array, a large one by reference until the socket takes it
@@ -264,12 +266,13 @@ public final class StringCommands {
                 return;
             }
         }
+        Object stored = Strings.stored(c, value);
         if (expireAtMs != NO_EXPIRE) {
-            db.setWithExpire(key, value, now, expireAtMs);
+            db.setWithExpire(key, stored, now, expireAtMs);
         } else if ((flags & SET_KEEPTTL) != 0) {
-            db.setKeepTtl(key, value, now);
+            db.setKeepTtl(key, stored, now);
         } else {
-            db.setKey(key, value, now);
+            db.setKey(key, stored, now);
         }
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "set", key);
         if (expireAtMs != NO_EXPIRE) {
@@ -452,7 +455,7 @@ public final class StringCommands {
         Database db = c.db();
         long now = c.server().nowMs();
         for (int i = 1; i < argv.length; i += 2) {
-            db.setKey(argv[i], argv[i + 1], now);
+            db.setKey(argv[i], Strings.stored(c, argv[i + 1]), now);
             Notifications.notify(c, NotifyKeyspaceEvents.STRING, "set", argv[i]);
         }
     }
@@ -510,7 +513,7 @@ public final class StringCommands {
             return;
         }
         long result = value + increment;
-        c.db().setKeepTtl(key, decimalBytes(result), c.server().nowMs());
+        c.db().setKeepTtl(key, Strings.fromLong(c, result), c.server().nowMs());
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "incrby", key);
         c.reply().integer(result);
     }
@@ -556,7 +559,7 @@ public final class StringCommands {
             return;
         }
         byte[] text = sum.toHumanBytes();
-        c.db().setKeepTtl(argv[1], text, c.server().nowMs());
+        c.db().setKeepTtl(argv[1], Strings.fromFloatText(text), c.server().nowMs());
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "incrbyfloat", argv[1]);
         c.reply().bulk(text);
     }
@@ -575,7 +578,7 @@ public final class StringCommands {
         }
         byte[] tail = argv[2];
         if (old == null) {
-            c.db().setKey(argv[1], tail, c.server().nowMs());
+            c.db().setKey(argv[1], Strings.stored(c, tail), c.server().nowMs());
             Notifications.notify(c, NotifyKeyspaceEvents.STRING, "append", argv[1]);
             c.reply().integer(tail.length);
             return;

@@ -2,13 +2,23 @@ package dev.ebb.server.command;
 
 import dev.ebb.server.Client;
 import dev.ebb.server.MemoryGuard;
+import dev.ebb.server.config.MaxmemoryPolicy;
+import dev.ebb.server.config.ServerConfig;
 import dev.ebb.storage.types.RawString;
+import dev.ebb.storage.types.UnsharedString;
 
 /**
- * Reading and growing stored string values. A string value is either a plain {@code byte[]} of
- * exactly its length (SET, INCR … store those) or a {@link RawString} with spare capacity (APPEND,
- * SETRANGE and SETBIT store those, as Redis's "raw" sds); readers go through {@link #array} and
- * {@link #length} and never assume one or the other.
+ * Reading, storing and growing string values. A string value is a plain {@code byte[]} of exactly
+ * its length (SET, INCR … store those), a {@link RawString} with spare capacity (APPEND, SETRANGE,
+ * SETBIT, BITOP and BITFIELD store those, as Redis's "raw" sds), or an {@link UnsharedString} (an
+ * integer Redis would not share, or INCRBYFLOAT's integral text); readers go through
+ * {@link #array} and {@link #length} and never assume one or the other.
+ *
+ * <p>The storing routines ({@link #stored}, {@link #fromLong}, {@link #fromFloatText},
+ * {@link #duplicate}) pick the form that makes OBJECT ENCODING and OBJECT REFCOUNT answer as Redis
+ * 7.2 would for the same history: a {@code byte[]} holding a canonical integer in 0..9999 stands
+ * for one of Redis's shared integers, which it hands out only while sharing is allowed
+ * ({@link #sharesIntegers}).
  *
  * <p>The growing routines keep {@link RawString}'s invariant: bytes already stored are never
  * written; appending goes into spare capacity, and any change to existing bytes is made in a fresh
@@ -19,13 +29,15 @@ import dev.ebb.storage.types.RawString;
  */
 final class Strings {
     private static final byte[] EMPTY = new byte[0];
+    /** Redis shares one object for each integer string in [0, 10000) (OBJ_SHARED_INTEGERS). */
+    private static final long SHARED_INTEGERS = 10_000;
 
     private Strings() {
     }
 
     /** Whether a stored value is a string. */
     static boolean isString(Object v) {
-        return v instanceof byte[] || v instanceof RawString;
+        return v instanceof byte[] || v instanceof RawString || v instanceof UnsharedString;
     }
 
     /** The string's length in bytes; 0 for null (a missing key reads as the empty string). */
@@ -33,7 +45,10 @@ final class Strings {
         if (v == null) {
             return 0;
         }
-        return v instanceof RawString ? ((RawString) v).length() : ((byte[]) v).length;
+        if (v instanceof RawString) {
+            return ((RawString) v).length();
+        }
+        return v instanceof UnsharedString ? ((UnsharedString) v).bytes().length : ((byte[]) v).length;
     }
 
     /**
@@ -44,7 +59,10 @@ final class Strings {
         if (v == null) {
             return EMPTY;
         }
-        return v instanceof RawString ? ((RawString) v).bytes() : (byte[]) v;
+        if (v instanceof RawString) {
+            return ((RawString) v).bytes();
+        }
+        return v instanceof UnsharedString ? ((UnsharedString) v).bytes() : (byte[]) v;
     }
 
     /**
@@ -55,6 +73,83 @@ final class Strings {
         byte[] a = array(v);
         int n = length(v);
         return a.length == n ? a : java.util.Arrays.copyOf(a, n);
+    }
+
+    /**
+     * The form in which SET, MSET, GETSET, APPEND to a new key … store {@code value} (Redis's
+     * tryObjectEncoding): the array itself, except a shared-range integer while sharing is not
+     * allowed, which becomes an unshared int. O(1).
+     */
+    static Object stored(Client c, byte[] value) {
+        if (!sharesIntegers(c.server().config()) && isSharedRange(value)) {
+            return new UnsharedString(value, true);
+        }
+        return value;
+    }
+
+    /** The form in which INCR, DECR, INCRBY and DECRBY store their result: always "int". */
+    static Object fromLong(Client c, long v) {
+        byte[] text = StringCommands.decimalBytes(v);
+        if (v >= 0 && v < SHARED_INTEGERS && !sharesIntegers(c.server().config())) {
+            return new UnsharedString(text, true);
+        }
+        return text;
+    }
+
+    /**
+     * The form in which INCRBYFLOAT stores the text it printed: Redis keeps that text as a string
+     * ("embstr" when short), never as an integer, even when it reads as one ("3").
+     */
+    static Object fromFloatText(byte[] text) {
+        return Types.readsAsInteger(text) ? new UnsharedString(text, false) : text;
+    }
+
+    /**
+     * A duplicate of a stored string for COPY, as Redis's dupStringObject: same encoding, never
+     * shared (an integer copy has reference count 1), sharing no spare capacity with the source.
+     */
+    static Object duplicate(Object v) {
+        if (v instanceof RawString) {
+            return ((RawString) v).copy();
+        }
+        if (v instanceof byte[] && isSharedRange((byte[]) v)) {
+            return new UnsharedString((byte[]) v, true);
+        }
+        return v;
+    }
+
+    /** The string as a raw (edited) string, as Redis's dbUnshareStringValue leaves it. */
+    static RawString raw(Object v) {
+        if (v instanceof RawString) {
+            return (RawString) v;
+        }
+        byte[] exact = exact(v);
+        return new RawString(exact == array(v) ? exact.clone() : exact, exact.length);
+    }
+
+    /** Whether {@code v} is one of Redis's shared integer objects (OBJECT REFCOUNT 2147483647). */
+    static boolean isSharedInteger(Object v) {
+        return v instanceof byte[] && isSharedRange((byte[]) v);
+    }
+
+    /**
+     * Whether new integers in 0..9999 may be Redis's shared objects: not while a maxmemory limit is
+     * set with an LRU or LFU policy, which need a per-key access time (MAXMEMORY_FLAG_NO_SHARED_INTEGERS).
+     */
+    static boolean sharesIntegers(ServerConfig config) {
+        MaxmemoryPolicy p = config.maxmemoryPolicy();
+        boolean perKeyAccess = p == MaxmemoryPolicy.ALLKEYS_LRU || p == MaxmemoryPolicy.VOLATILE_LRU
+                || p == MaxmemoryPolicy.ALLKEYS_LFU || p == MaxmemoryPolicy.VOLATILE_LFU;
+        return config.maxmemory() == 0 || !perKeyAccess;
+    }
+
+    /** Whether {@code text} is a canonical integer in [0, 10000). */
+    private static boolean isSharedRange(byte[] text) {
+        if (!Types.readsAsInteger(text)) {
+            return false;
+        }
+        long n = Arguments.parseLong(text);
+        return n >= 0 && n < SHARED_INTEGERS;
     }
 
     /**

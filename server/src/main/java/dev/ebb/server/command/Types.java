@@ -5,6 +5,7 @@ import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.ListValue;
 import dev.ebb.storage.types.RawString;
 import dev.ebb.storage.types.SetValue;
+import dev.ebb.storage.types.UnsharedString;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -15,9 +16,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>A value class joins the keyspace with one row in {@link #KINDS}: the class (or an interface
  * its encodings share), the type name, a function giving the current encoding name, and a deep
- * copy. Rows are tried in order with {@code isInstance}; strings ({@code byte[]}, and
- * {@link RawString} once edited in place) are checked first without a table walk, since they are
- * the common case.
+ * copy. Rows are tried in order with {@code isInstance}; plain {@code byte[]} strings are checked
+ * first without a table walk, since they are the common case ({@link RawString} and
+ * {@link UnsharedString} are the other string forms, see {@link Strings}).
  *
  * <p>Costs: {@link #typeName} and {@link #encoding} are O(rows) {@code isInstance} checks (a
  * handful), allocation-free. Stateless and thread-safe.
@@ -47,16 +48,20 @@ final class Types {
      * so a copy can share the array.
      */
     private static final Kind STRING_KIND = new Kind(byte[].class, STRING,
-            value -> stringEncoding((byte[]) value), UnaryOperator.identity());
+            value -> stringEncoding((byte[]) value), Strings::duplicate);
     /**
      * A string APPEND, SETRANGE or SETBIT edited: always "raw", as in Redis. Its spare capacity
      * belongs to one key, so a copy is a fresh exact-size one (as Redis's dupStringObject).
      */
     private static final Kind RAW_STRING_KIND = new Kind(RawString.class, STRING, value -> "raw",
             value -> ((RawString) value).copy());
+    /** An unshared integer or INCRBYFLOAT's integral text (see the class); immutable, so shared by COPY. */
+    private static final Kind UNSHARED_STRING_KIND = new Kind(UnsharedString.class, STRING,
+            value -> ((UnsharedString) value).isIntEncoded() ? "int" : textEncoding(((UnsharedString) value).bytes()),
+            UnaryOperator.identity());
 
     /** Every value class the keyspace holds; add a row when a new one arrives. */
-    private static final List<Kind> KINDS = List.of(STRING_KIND, RAW_STRING_KIND,
+    private static final List<Kind> KINDS = List.of(STRING_KIND, RAW_STRING_KIND, UNSHARED_STRING_KIND,
             new Kind(SortedSet.class, ZSET, value -> ((SortedSet) value).encoding(),
                     value -> ((SortedSet) value).copy()),
             new Kind(HashValue.class, HASH,
@@ -97,13 +102,24 @@ final class Types {
      * The encoding Redis gives a string stored by SET: {@code int} if it is a canonical 64-bit
      * integer of at most 20 characters, {@code embstr} up to 44 bytes, {@code raw} beyond.
      *
-     * <p>Strings APPEND, SETRANGE and SETBIT edited, and the HyperLogLogs PFADD, PFMERGE and
-     * PFCOUNT store, are {@link RawString}s and report {@code raw}, as in Redis.
+     * <p>Strings APPEND, SETRANGE, SETBIT, BITOP and BITFIELD edited, and the HyperLogLogs PFADD,
+     * PFMERGE and PFCOUNT store, are {@link RawString}s and report {@code raw}, as in Redis; the
+     * histories that give other bytes other encodings are {@link UnsharedString}s.
      */
     static String stringEncoding(byte[] s) {
-        if (s.length <= INT_MAX_CHARS && Arguments.isLong(s)) {
-            return "int";
-        }
+        return readsAsInteger(s) ? "int" : textEncoding(s);
+    }
+
+    /**
+     * Whether Redis would hold {@code s} as an integer: a canonical 64-bit integer (no sign but a
+     * leading '-', no leading zeros, not "-0") of at most 20 characters.
+     */
+    static boolean readsAsInteger(byte[] s) {
+        return s.length <= INT_MAX_CHARS && Arguments.isLong(s);
+    }
+
+    /** A string kept as text: {@code embstr} up to 44 bytes, {@code raw} beyond. */
+    private static String textEncoding(byte[] s) {
         return s.length <= EMBSTR_MAX_BYTES ? "embstr" : "raw";
     }
 

@@ -232,6 +232,12 @@ public final class ZSetCommands {
         long before = set.memoryBytes();
         long maxEntries = ZSetSupport.maxEntries(c);
         long maxValue = ZSetSupport.maxValue(c);
+        // As Redis's zsetTypeMaybeConvert: more pairs than a listpack may hold convert it first,
+        // whatever they turn out to add.
+        boolean converted = !created && pairs > maxEntries && set.encoding().equals("listpack");
+        if (converted) {
+            set.toSkiplistEncoding();
+        }
         long added = 0;
         long updated = 0;
         long processed = 0;
@@ -258,6 +264,8 @@ public final class ZSetCommands {
             }
         } else if (added + updated > 0) {
             ZSetSupport.afterWrite(c, key, set, before, event);
+        } else if (converted) {
+            c.db().adjustMemory(set.memoryBytes() - before);
         }
         if (incr) {
             if (processed > 0) {

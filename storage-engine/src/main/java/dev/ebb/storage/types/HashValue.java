@@ -210,6 +210,17 @@ public final class HashValue implements MemoryEstimated {
         return at;
     }
 
+    /**
+     * Redis 7.2's hashTypeTryConversion for a hash about to take {@code newFields} fields: a
+     * listpack past {@code maxEntries} becomes a hashtable now, even if the fields turn out to be
+     * there already. O(n) when it converts.
+     */
+    public void convertForNewFields(long newFields, long maxEntries) {
+        if (isCompact() && newFields > maxEntries) {
+            convertToTable();
+        }
+    }
+
     private void convertToTable() {
         Dict<byte[]> t = new Dict<>(Seeds.next());
         long bytes = 0;

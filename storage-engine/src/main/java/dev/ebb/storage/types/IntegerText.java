@@ -12,9 +12,11 @@ final class IntegerText {
     private IntegerText() {
     }
 
+    private static final byte[] MIN_VALUE_TEXT = bytes(Long.MIN_VALUE);
+
     /**
-     * The integer, or {@link #NOT_AN_INTEGER}. {@link Long#MIN_VALUE} itself is reported as not an
-     * integer, which only means such a member is stored as bytes rather than in an intset.
+     * The integer, or {@link #NOT_AN_INTEGER}; {@link Long#MIN_VALUE} is an integer too, which
+     * {@link #isInteger} tells apart.
      */
     static long parse(byte[] b) {
         int n = b.length;
@@ -44,6 +46,11 @@ final class IntegerText {
             return result;
         }
         return result == Long.MIN_VALUE ? NOT_AN_INTEGER : -result;
+    }
+
+    /** Whether {@code parsed}, what {@link #parse} returned for {@code b}, is an integer. O(1) but for Long.MIN_VALUE. */
+    static boolean isInteger(long parsed, byte[] b) {
+        return parsed != NOT_AN_INTEGER || java.util.Arrays.equals(b, MIN_VALUE_TEXT);
     }
 
     static byte[] bytes(long value) {

@@ -41,6 +41,67 @@ public final class SetValue implements MemoryEstimated {
     /** Member arrays of the hashtable encoding; 0 otherwise. */
     private long payloadBytes;
 
+    /** An empty intset; {@link #sized} picks the encoding for a known number of members to come. */
+    public SetValue() {
+    }
+
+    /**
+     * An empty set in the encoding Redis 7.2's setTypeCreate picks for {@code sizeHint} members of
+     * which {@code first} is one (SADD's and SMOVE's new sets): intset if {@code first} is an integer
+     * and the hint fits {@code maxIntsetEntries}, else listpack if the hint fits
+     * {@code maxListpackEntries}, else hashtable, even if repeated members leave fewer. O(1).
+     */
+    public static SetValue sized(byte[] first, long sizeHint, long maxIntsetEntries, long maxListpackEntries) {
+        SetValue set = new SetValue();
+        if (IntegerText.isInteger(IntegerText.parse(first), first) && sizeHint <= maxIntsetEntries) {
+            return set;
+        }
+        if (sizeHint <= maxListpackEntries) {
+            set.packed = PackedEntries.EMPTY;
+            set.ints = null;
+        } else {
+            set.convertToTable();
+        }
+        return set;
+    }
+
+    /**
+     * Redis 7.2's setTypeMaybeConvert for an existing set about to take {@code sizeHint} members:
+     * an intset past {@code maxIntsetEntries} or a listpack past {@code maxListpackEntries}
+     * becomes a hashtable now, even if the members turn out to be there already. O(n) when it
+     * converts.
+     *
+     * @return whether it converted
+     */
+    public boolean convertForSizeHint(long sizeHint, long maxIntsetEntries, long maxListpackEntries) {
+        if ((packed != null && sizeHint > maxListpackEntries) || (ints != null && sizeHint > maxIntsetEntries)) {
+            convertToTable();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * A hashtable set's members moved into a new listpack set, converting as adding them would
+     * (Redis's SPOP moving the few members it leaves into a new set); other encodings are left as
+     * they are. O(n).
+     */
+    public void repackHashtable(long maxIntsetEntries, long maxListpackEntries, long maxListpackValue) {
+        if (table == null) {
+            return;
+        }
+        java.util.List<byte[]> members = new java.util.ArrayList<>(table.size());
+        table.forEach((member, present) -> members.add(member));
+        table = null;
+        payloadBytes = 0;
+        ints = null;
+        packed = PackedEntries.EMPTY;
+        count = 0;
+        for (byte[] member : members) {
+            add(member, maxIntsetEntries, maxListpackEntries, maxListpackValue);
+        }
+    }
+
     /** OBJECT ENCODING's name for the current encoding: {@code intset}, {@code listpack} or {@code hashtable}. */
     public String encodingName() {
         return ints != null ? "intset" : packed != null ? "listpack" : "hashtable";
@@ -53,7 +114,7 @@ public final class SetValue implements MemoryEstimated {
     public boolean contains(byte[] member) {
         if (ints != null) {
             long v = IntegerText.parse(member);
-            return v != IntegerText.NOT_AN_INTEGER && Arrays.binarySearch(ints, 0, count, v) >= 0;
+            return IntegerText.isInteger(v, member) && Arrays.binarySearch(ints, 0, count, v) >= 0;
         }
         if (packed != null) {
             return indexOf(member) >= 0;
@@ -70,7 +131,7 @@ public final class SetValue implements MemoryEstimated {
     public boolean add(byte[] member, long maxIntsetEntries, long maxListpackEntries, long maxListpackValue) {
         if (ints != null) {
             long v = IntegerText.parse(member);
-            if (v != IntegerText.NOT_AN_INTEGER) {
+            if (IntegerText.isInteger(v, member)) {
                 int at = Arrays.binarySearch(ints, 0, count, v);
                 if (at >= 0) {
                     return false;
@@ -111,7 +172,7 @@ public final class SetValue implements MemoryEstimated {
     public boolean remove(byte[] member) {
         if (ints != null) {
             long v = IntegerText.parse(member);
-            int at = v == IntegerText.NOT_AN_INTEGER ? -1 : Arrays.binarySearch(ints, 0, count, v);
+            int at = IntegerText.isInteger(v, member) ? Arrays.binarySearch(ints, 0, count, v) : -1;
             if (at < 0) {
                 return false;
             }

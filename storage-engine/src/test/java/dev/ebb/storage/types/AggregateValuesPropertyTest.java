@@ -183,9 +183,15 @@ final class AggregateValuesPropertyTest {
                 case 4 -> assertEquals(model.isEmpty() ? null : model.remove(0), text(list.popHead()));
                 case 5 -> assertEquals(model.isEmpty() ? null : model.remove(model.size() - 1), text(list.popTail()));
                 case 6 -> {
-                    int at = random.nextInt(model.size() + 1);
-                    list.insert(at, bytes(e));
-                    model.add(at, e);
+                    if (model.isEmpty()) {
+                        list.pushTail(bytes(e));
+                        model.add(e);
+                    } else {
+                        int pivot = random.nextInt(model.size());
+                        boolean after = random.nextBoolean();
+                        list.insert(pivot, after, bytes(e));
+                        model.add(after ? pivot + 1 : pivot, e);
+                    }
                 }
                 default -> {
                     if (!model.isEmpty()) {
@@ -205,24 +211,49 @@ final class AggregateValuesPropertyTest {
     }
 
     @Test
-    void listEncodingShouldFollowTheListpackSizeLimitWithHysteresis() {
+    void listShouldBecomeAQuicklistBeforeAPushThatPassesTheLimitAndReturnOnlyFromOneNode() {
         ListValue list = new ListValue();
         byte[] element = bytes("x".repeat(100));
-        while (list.estimatedListpackBytes() <= 8192) {
+        while (list.estimatedListpackBytes() + element.length <= 8192) {
+            list.growing(-2, element.length, 1);
             list.pushTail(element);
-            list.fitEncoding(-2);
-            if (list.estimatedListpackBytes() <= 8192) {
-                assertEquals("listpack", list.encodingName());
-            }
+            list.settle(-2);
+            assertEquals("listpack", list.encodingName());
         }
+
+        list.growing(-2, element.length, 1);
+        list.pushTail(element);
+        list.settle(-2);
         assertEquals("quicklist", list.encodingName());
-        list.popTail();
-        list.fitEncoding(-2);
-        assertEquals("quicklist", list.encodingName());
-        while (list.estimatedListpackBytes() * 2 > 8192) {
+        while (list.size() > 2) {
             list.popTail();
         }
-        list.fitEncoding(-2);
+        list.settle(-2);
+
+        // The last push went into a second node; popping it and all but two of the first node's
+        // elements leaves one small node.
+        assertEquals("listpack", list.encodingName());
+    }
+
+    @Test
+    void quicklistOfSeveralNodesShouldStayAQuicklistUntilOneNodeIsLeft() {
+        ListValue list = new ListValue();
+        list.growing(4, 4, 4);
+        for (String e : List.of("a", "b", "c", "d")) {
+            list.pushTail(bytes(e));
+        }
+        list.growing(4, 1, 1);
+        list.pushTail(bytes("e"));
+        assertEquals("quicklist", list.encodingName());
+
+        list.popHead();
+        list.popHead();
+        list.popHead();
+        list.settle(4);
+        assertEquals("quicklist", list.encodingName());
+
+        list.popHead();
+        list.settle(4);
         assertEquals("listpack", list.encodingName());
     }
 

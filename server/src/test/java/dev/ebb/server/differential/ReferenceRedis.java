@@ -28,11 +28,21 @@ public final class ReferenceRedis implements AutoCloseable {
         this.dir = dir;
     }
 
-    /** The binary: {@code <project root>/../shared/reference/redis-7.2.4/redis-server}. */
+    /**
+     * The binary: {@code shared/reference/redis-7.2.4/redis-server} beside the project's root (as
+     * in CI and the main checkout), or beside the nearest ancestor that has one (a work tree kept
+     * in a subfolder).
+     */
     public static Path binary() {
+        Path relative = Path.of("shared/reference/redis-7.2.4/redis-server");
         Path module = Path.of("").toAbsolutePath();
         Path root = Files.exists(module.resolve("server")) ? module : module.getParent();
-        return root.getParent().resolve("shared/reference/redis-7.2.4/redis-server").normalize();
+        for (Path dir = root.getParent(); dir != null; dir = dir.getParent()) {
+            if (Files.exists(dir.resolve(relative))) {
+                return dir.resolve(relative);
+            }
+        }
+        return root.getParent().resolve(relative);
     }
 
     /** Starts the reference server with {@code extraArgs}, or returns null if it cannot run here. */

@@ -1,7 +1,8 @@
-// Ebb: this file is LuaJ 3.0.1's org.luaj.vm2.LuaError (MIT licence, below) with one change:
+// Ebb: this file is LuaJ 3.0.1's org.luaj.vm2.LuaError (MIT licence, below) with these changes:
 // getMessage() joins position and message with ": " as Lua 5.1 (and so Redis) does
 // ("user_script:1: boom"), where LuaJ writes "user_script:1 boom", and it drops the line break LuaJ
-// puts before a traceback when the traceback is empty (Ebb's scripts have none). Like LuaDouble, it shadows
+// puts before a traceback when the traceback is empty (Ebb's scripts have none); positionless() and
+// bareMessage() let Scripting word unplaced errors as Redis does. Like LuaDouble, it shadows
 // the class in the luaj-jse jar; keep it in step with the pinned luaj-jse version.
 /*******************************************************************************
 * Copyright (c) 2009-2011 Luaj.org. All rights reserved.
@@ -68,6 +69,19 @@ public class LuaError extends RuntimeException {
 		if (fileline != null)
 			return fileline + ": " + m; // Ebb: Lua's "chunk:line: message" (LuaJ writes a space only)
 		return m;
+	}
+
+	/** Ebb: whether Lua 5.1 gives this error no position: error(v, 0), error(nil), or an error value
+	 * that is neither a string nor a number nor a table (error(true)). */
+	public boolean positionless() {
+		return level == 0 || (object == null && super.getMessage() == null)
+				|| (object != null && !object.isstring() && !object.istable());
+	}
+
+	/** Ebb: the message without position or traceback; "nil" for error(nil). */
+	public String bareMessage() {
+		String m = super.getMessage();
+		return m == null ? "nil" : m;
 	}
 
 	/** Get the LuaValue that was provided in the constructor, or 

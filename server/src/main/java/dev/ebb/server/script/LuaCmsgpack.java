@@ -66,14 +66,16 @@ final class LuaCmsgpack {
                 return;
             case LuaValue.TNUMBER: {
                 double d = v.todouble();
-                if (d == Math.rint(d) && !Double.isInfinite(d) && Math.abs(d) < 9.2e18) {
+                // As lua-cmsgpack: an integer when (int64_t) d == d, else a float when that is exact,
+                // else a double (NaN included, with its bits).
+                if (d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63) {
                     encodeInteger(out, (long) d);
-                } else if ((double) (float) d == d || Double.isNaN(d)) {
+                } else if ((double) (float) d == d) {
                     out.write(0xca);
                     writeBig(out, Float.floatToIntBits((float) d), 4);
                 } else {
                     out.write(0xcb);
-                    writeBig(out, Double.doubleToLongBits(d), 8);
+                    writeBig(out, Double.doubleToRawLongBits(d), 8);
                 }
                 return;
             }
@@ -226,10 +228,7 @@ final class LuaCmsgpack {
                 case 0xcc: return LuaValue.valueOf(big(1));
                 case 0xcd: return LuaValue.valueOf(big(2));
                 case 0xce: return LuaValue.valueOf(big(4));
-                case 0xcf: {
-                    long v = big(8);
-                    return LuaValue.valueOf(v >= 0 ? v : (double) (v >>> 1) * 2 + (v & 1));
-                }
+                case 0xcf: // lua-cmsgpack reads uint64 as a signed int64: 2^64-1 is -1
                 case 0xd0: return LuaValue.valueOf((byte) big(1));
                 case 0xd1: return LuaValue.valueOf((short) big(2));
                 case 0xd2: return LuaValue.valueOf((int) big(4));

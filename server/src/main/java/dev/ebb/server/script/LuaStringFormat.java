@@ -190,13 +190,13 @@ final class LuaStringFormat extends VarArgFunction {
         }
 
         String integer(double value) {
-            long v = (long) value;
+            long v = LuaNumbers.toLong(value);
             String digits = v < 0 ? Long.toString(v).substring(1) : Long.toString(v);
             return number(v < 0, "", minimumDigits(digits));
         }
 
         String unsigned(double value) {
-            long v = (long) value;
+            long v = LuaNumbers.toLong(value);
             String digits;
             String prefix = "";
             switch (type) {

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * {@code require}, {@code dofile} or {@code loadfile}; {@code loadstring} compiles into the same
  * sandbox. The libraries are Lua's base, string, table and math, coroutines
  * ({@link LuaCoroutines}), Redis's {@code cjson}, {@code cmsgpack}, {@code struct} and {@code bit},
- * the global {@code unpack}, and the Lua 5.1 functions LuaJ lacks ({@link Lua51Compat}).
+ * the global {@code unpack}, and the Lua 5.1 functions LuaJ lacks ({@link Lua51Compat}), with Lua
+ * 5.1's argument checks and error texts ({@link LuaArgChecks}).
  * Numbers print as Redis's Lua prints them (see {@link LuaNumbers}).
  *
  * <p>Scripts run atomically on the command loop: EVAL calls the compiled function directly and
@@ -109,6 +110,7 @@ public final class Scripting {
         string.rawset("dump", LuaValue.NIL);
         g.rawset("unpack", g.get("table").get("unpack"));
         Lua51Compat.install(g);
+        LuaArgChecks.install(g);
         g.rawset("cjson", LuaCjson.library());
         g.rawset("cmsgpack", LuaCmsgpack.library());
         g.rawset("struct", LuaStruct.library());
@@ -335,7 +337,8 @@ public final class Scripting {
      * Redis 7's text for a script that raised an error: an error reply ({@code redis.call} failing)
      * or an error table ({@code error(redis.error_reply(...))}) keeps its own text; any other error
      * becomes {@code ERR user_script:<line>: <message>} ({@code ERR <message>} for an error a library
-     * function raised unplaced, such as a readonly table's); all end in
+     * function raised unplaced, such as a readonly table's, and for {@code error(v, 0)},
+     * {@code error(nil)} ("ERR nil") and {@code error(true)}, which Lua leaves unplaced); all end in
      * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
      * place the error (an error in a tail call is raised after its caller returned).
      */
@@ -352,6 +355,8 @@ public final class Scripting {
             message = object.rawget(RespToLua.ERR).tojstring();
         } else if (e instanceof ReadOnlyTable.UnplacedError) {
             message = "ERR " + text;
+        } else if (e.positionless()) {
+            message = "ERR " + e.bareMessage();
         } else {
             message = "ERR " + (placed ? text : "user_script:" + line + ": " + text);
         }

@@ -2,7 +2,8 @@
 // getMessage() joins position and message with ": " as Lua 5.1 (and so Redis) does
 // ("user_script:1: boom"), where LuaJ writes "user_script:1 boom", and it drops the line break LuaJ
 // puts before a traceback when the traceback is empty (Ebb's scripts have none); positionless() and
-// bareMessage() let Scripting word unplaced errors as Redis does. Like LuaDouble, it shadows
+// bareMessage() let Scripting word unplaced errors as Redis does; getMessage() takes Lua 5.1's text
+// of a VM error that ScriptWatchdog.traceback put after the mark "\n\0". Like LuaDouble, it shadows
 // the class in the luaj-jse jar; keep it in step with the pinned luaj-jse version.
 /*******************************************************************************
 * Copyright (c) 2009-2011 Luaj.org. All rights reserved.
@@ -61,8 +62,12 @@ public class LuaError extends RuntimeException {
 	 * representation of the message object if that was supplied.
 	 */
 	public String getMessage() {
-		if (traceback != null) // Ebb: without a Lua traceback, drop the line break LuaJ puts before it
+		if (traceback != null) { // Ebb: without a Lua traceback, drop the line break LuaJ puts before it
+			int reworded = traceback.indexOf("\n\u0000"); // Ebb: Lua 5.1's text from ScriptWatchdog.traceback
+			if (reworded >= 0 && fileline != null)
+				return fileline + ": " + traceback.substring(reworded + 2);
 			return traceback.endsWith("\n") ? traceback.substring(0, traceback.length() - 1) : traceback;
+		}
 		String m = super.getMessage();
 		if (m == null)
 			return null;

@@ -33,7 +33,7 @@ final class LuaCmsgpack {
             @Override
             public Varargs invoke(Varargs args) {
                 if (args.narg() == 0) {
-                    throw new LuaError("MessagePack pack needs input.");
+                    throw LuaArgChecks.argError(0, "pack", "MessagePack pack needs input.");
                 }
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 for (int i = 1; i <= args.narg(); i++) {
@@ -45,7 +45,7 @@ final class LuaCmsgpack {
         VarArgFunction unpack = new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs args) {
-                byte[] in = Scripting.bytes(args.checkstring(1));
+                byte[] in = Scripting.bytes(LuaArgChecks.checkString(args, 1, "unpack"));
                 Reader r = new Reader(in);
                 List<LuaValue> values = new ArrayList<>();
                 while (r.at < in.length) {

@@ -105,7 +105,7 @@ public final class LuaNumbers {
     }
 
     /** C's strtod from {@code i}: stores the value and returns where it stopped ({@code i} when nothing was read). */
-    private static int strtod(byte[] s, int start, int end, double[] value) {
+    static int strtod(byte[] s, int start, int end, double[] value) {
         int i = start;
         while (i < end && isSpace(s[i])) {
             i++;

@@ -218,14 +218,15 @@ public final class Scripting {
             LuaValue result = fn.call();
             LuaToResp.write(caller.reply(), result, redis.resp());
         } catch (LuaError e) {
-            String reply = errorReply(e, sha, watchdog.currentLine());
+            String reply = errorReply(e, sha, watchdog.currentLine(), watchdog.describeReturned());
             if (countedAlready(e)) {
                 caller.reply().repeatedError(reply);
             } else {
                 caller.reply().error(reply);
             }
         } catch (StackOverflowError e) {
-            caller.reply().error("ERR Error running script, stack overflow script: " + sha + ", on @user_script:0.");
+            int line = watchdog.currentLine();
+            caller.reply().error("ERR user_script:" + line + ": stack overflow script: " + sha + ", on @user_script:" + line + ".");
         } catch (OutOfMemoryError e) {
             // A string or table the heap cannot hold (Redis would hold it, or die): refused with OOM,
             // past any pcall, with what the script wrote before it kept; the loop carries on.
@@ -340,9 +341,11 @@ public final class Scripting {
      * function raised unplaced, such as a readonly table's, and for {@code error(v, 0)},
      * {@code error(nil)} ("ERR nil") and {@code error(true)}, which Lua leaves unplaced); all end in
      * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
-     * place the error (an error in a tail call is raised after its caller returned).
+     * place the error (an error in a tail call is raised after its caller returned), and
+     * {@code tailCallError} (null if none) is Lua 5.1's text for such an error ("attempt to call
+     * field 'x' (a nil value)"), which replaces LuaJ's.
      */
-    static String errorReply(LuaError e, String sha, int fallbackLine) {
+    static String errorReply(LuaError e, String sha, int fallbackLine, String tailCallError) {
         String text = e.getMessage() == null ? "" : e.getMessage().strip();
         Matcher position = ERROR_POSITION.matcher(text);
         boolean placed = position.find();
@@ -358,6 +361,9 @@ public final class Scripting {
         } else if (e.positionless()) {
             message = "ERR " + e.bareMessage();
         } else {
+            if (!placed && tailCallError != null && text.startsWith("attempt to ")) {
+                text = tailCallError;
+            }
             message = "ERR " + (placed ? text : "user_script:" + line + ": " + text);
         }
         if (message.startsWith("-")) {

@@ -27,6 +27,8 @@ final class LuaArgChecks {
     /** Lua 5.1's LUAI_MAXCSTACK: how many values a C function may push. */
     private static final int MAX_RESULTS = 8000;
 
+    private static final LuaValue NIL = LuaValue.NIL;
+
     private LuaArgChecks() {
     }
 
@@ -54,9 +56,11 @@ final class LuaArgChecks {
         }
         g.rawset("tonumber", new ToNumber());
         g.rawset("select", new Select());
-        LuaValue unpack = new Unpack();
-        g.rawset("unpack", unpack);
-        table.rawset("unpack", unpack);
+        g.rawset("unpack", new Unpack());
+        // Lua 5.2's, absent from Lua 5.1.
+        g.rawset("rawlen", NIL);
+        table.rawset("pack", NIL);
+        table.rawset("unpack", NIL);
         table.rawset("concat", new Concat());
         table.rawset("insert", new Insert());
     }
@@ -149,22 +153,43 @@ final class LuaArgChecks {
                 check(args, i, c);
             }
             checkSpecial(args);
-            return target.invoke(args);
+            try {
+                return target.invoke(args);
+            } catch (LuaError e) {
+                throw named(e);
+            }
+        }
+
+        /** LuaJ's {@code bad argument #2: interval is empty} gets the function's name, as Lua's. */
+        private LuaError named(LuaError e) {
+            String m = e.getMessageObject() == null ? null : e.getMessageObject().tojstring();
+            if (m == null || !m.startsWith("bad argument #") || m.indexOf(": ") < 0 || m.contains(" to '")) {
+                return e;
+            }
+            int colon = m.indexOf(": ");
+            return new LuaError(m.substring(0, colon) + " to '" + name + "' (" + m.substring(colon + 2) + ")");
         }
 
         /** The checks Lua 5.1 words its own way. */
         private void checkSpecial(Varargs args) {
             switch (name) {
-                case "gsub": {
-                    int t = args.arg(3).type();
-                    if (t != LuaValue.TSTRING && t != LuaValue.TNUMBER && t != LuaValue.TTABLE && t != LuaValue.TFUNCTION) {
-                        throw argError(3, name, "string/function/table expected");
-                    }
-                    return;
-                }
                 case "setmetatable":
                     if (args.narg() < 2 || !(args.arg(2).isnil() || args.arg(2).istable())) {
                         throw argError(2, name, "nil or table expected");
+                    }
+                    return;
+                case "find":
+                case "match":
+                case "gmatch":
+                case "gfind":
+                case "gsub":
+                    checkPattern(args.arg(2).strvalue());
+                    if (!name.equals("gsub")) {
+                        return;
+                    }
+                    int t = args.arg(3).type();
+                    if (t != LuaValue.TSTRING && t != LuaValue.TNUMBER && t != LuaValue.TTABLE && t != LuaValue.TFUNCTION) {
+                        throw argError(3, name, "string/function/table expected");
                     }
                     return;
                 case "random":
@@ -200,6 +225,45 @@ final class LuaArgChecks {
                     if (i > args.narg()) {
                         throw argError(i, name, "value expected");
                     }
+            }
+        }
+    }
+
+    /**
+     * The malformed patterns LuaJ's matcher fails on with an array index error: a pattern ending
+     * in {@code %} and a set without its {@code ]}, refused with Lua 5.1's messages.
+     */
+    static void checkPattern(LuaString p) {
+        int n = p.length();
+        for (int i = 0; i < n; i++) {
+            int c = p.luaByte(i);
+            if (c == '%') {
+                if (i + 1 >= n) {
+                    throw new LuaError("malformed pattern (ends with '%')");
+                }
+                i++;
+                if (p.luaByte(i) == 'b') {
+                    i += 2; // %bxy: two characters taken as they are
+                }
+            } else if (c == '[') {
+                int k = i + 1;
+                if (k < n && p.luaByte(k) == '^') {
+                    k++;
+                }
+                // As Lua's classEnd: the first character of a set may be ']'.
+                do {
+                    if (k >= n) {
+                        throw new LuaError("malformed pattern (missing ']')");
+                    }
+                    int d = p.luaByte(k++);
+                    if (d == '%') {
+                        if (k >= n) {
+                            throw new LuaError("malformed pattern (missing ']')");
+                        }
+                        k++;
+                    }
+                } while (k >= n || p.luaByte(k) != ']');
+                i = k;
             }
         }
     }

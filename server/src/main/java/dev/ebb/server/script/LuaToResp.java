@@ -62,7 +62,7 @@ final class LuaToResp {
             return;
         }
         LuaValue err = t.rawget(RespToLua.ERR);
-        if (err.isstring()) {
+        if (err.type() == LuaValue.TSTRING) {
             if (t.rawget(RespToLua.COUNTED).toboolean()) {
                 out.repeatedError(err.tojstring());
             } else {
@@ -71,7 +71,7 @@ final class LuaToResp {
             return;
         }
         LuaValue ok = t.rawget(RespToLua.OK);
-        if (ok.isstring()) {
+        if (ok.type() == LuaValue.TSTRING) {
             out.simple(ok.tojstring());
             return;
         }

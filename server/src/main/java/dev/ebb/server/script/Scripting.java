@@ -165,7 +165,9 @@ public final class Scripting {
             cache.put(sha, compile(body, env));
             return sha;
         } catch (LuaError e) {
-            c.reply().error("ERR Error compiling script (new function): " + compileMessage(e));
+            // LuaJ words syntax errors its own way; Lua 5.1's text where the checker finds the error.
+            String lua51 = Lua51Syntax.firstError(body, CHUNK_NAME);
+            c.reply().error("ERR Error compiling script (new function): " + (lua51 != null ? lua51 : compileMessage(e)));
             return null;
         }
     }

@@ -101,6 +101,15 @@ class ScriptLua51RepliesTest {
     }
 
     @Test
+    void mathModfShouldGiveAnInfinityAZeroFraction() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            assertEquals("0", eval(j, "return tostring(select(2, math.modf(1/0)))"));
+            assertEquals("-inf", eval(j, "return tostring(math.modf(-1/0))"));
+            assertEquals("-0.7", eval(j, "return tostring(select(2, math.modf(-3.7)))"));
+        }
+    }
+
+    @Test
     void cjsonShouldDecodeHexInfAndNanAsLuaCjsonDoes() {
         try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
             assertEquals(16L, eval(j, "return cjson.decode('0x10')"));

@@ -28,6 +28,9 @@ final class LuaArgChecks {
     private static final int MAX_RESULTS = 8000;
 
     private static final LuaValue NIL = LuaValue.NIL;
+    /** The functions with checks of their own ({@link Checked#checkSpecial}). */
+    private static final java.util.Set<String> SPECIAL = java.util.Set.of("setmetatable", "find", "match", "gmatch",
+            "gfind", "gsub", "random");
 
     private LuaArgChecks() {
     }
@@ -127,11 +130,104 @@ final class LuaArgChecks {
         private final String signature;
         private final LuaValue target;
 
+        // For the calls LuaJ makes without a Varargs (one to three arguments): the letter of each
+        // argument, how many arguments are required, and whether only those letters are checked.
+        private final char[] letters = new char[3];
+        private final int required;
+        private final boolean plain;
+
         Checked(String name, String signature, LuaValue target) {
             this.name = name;
             this.signature = signature;
             this.target = target;
+            int last = 0;
+            for (int i = 0; i < 3; i++) {
+                letters[i] = letter(signature, i + 1);
+                if (i < signature.length() && Character.isLowerCase(signature.charAt(i)) && !signature.startsWith("*")) {
+                    last = i + 1;
+                }
+            }
+            this.required = last;
+            this.plain = !SPECIAL.contains(name);
         }
+
+        /** The letter that checks argument {@code i}, or 0 for none. */
+        private static char letter(String signature, int i) {
+            if (signature.startsWith("*")) {
+                return signature.charAt(1);
+            }
+            if (i <= signature.length() && signature.charAt(i - 1) != '*') {
+                return signature.charAt(i - 1);
+            }
+            return signature.endsWith("*") ? signature.charAt(signature.length() - 2) : 0;
+        }
+
+        /** Whether {@code v} certainly passes the check of letter {@code c} (false: take the full path). */
+        private static boolean passes(LuaValue v, char c) {
+            switch (c) {
+                case 0: case 'a': case 'A':
+                    return true;
+                case 's':
+                    return v.type() == LuaValue.TSTRING || v.type() == LuaValue.TNUMBER;
+                case 'n':
+                    return v.type() == LuaValue.TNUMBER;
+                case 't':
+                    return v.istable();
+                case 'f':
+                    return v.isfunction();
+                default:
+                    return v.isnil() || passes(v, Character.toLowerCase(c));
+            }
+        }
+
+        @Override
+        public LuaValue call() {
+            if (required == 0 && plain) {
+                try {
+                    return target.call();
+                } catch (LuaError e) {
+                    throw named(e);
+                }
+            }
+            return invoke(NONE).arg1();
+        }
+
+        @Override
+        public LuaValue call(LuaValue a) {
+            if (required <= 1 && plain && passes(a, letters[0])) {
+                try {
+                    return target.call(a);
+                } catch (LuaError e) {
+                    throw named(e);
+                }
+            }
+            return invoke(a).arg1();
+        }
+
+        @Override
+        public LuaValue call(LuaValue a, LuaValue b) {
+            if (required <= 2 && plain && passes(a, letters[0]) && passes(b, letters[1])) {
+                try {
+                    return target.call(a, b);
+                } catch (LuaError e) {
+                    throw named(e);
+                }
+            }
+            return invoke(varargsOf(a, b)).arg1();
+        }
+
+        @Override
+        public LuaValue call(LuaValue a, LuaValue b, LuaValue c) {
+            if (plain && passes(a, letters[0]) && passes(b, letters[1]) && passes(c, letters[2])) {
+                try {
+                    return target.call(a, b, c);
+                } catch (LuaError e) {
+                    throw named(e);
+                }
+            }
+            return invoke(varargsOf(a, b, c)).arg1();
+        }
+
 
         @Override
         public Varargs invoke(Varargs args) {

@@ -13,7 +13,8 @@ import org.luaj.vm2.lib.VarArgFunction;
 /**
  * The {@code cmsgpack} library of Redis's Lua (lua-cmsgpack): {@code pack(...)} encodes each
  * argument as MessagePack and concatenates them; {@code unpack(s)} decodes every object in
- * {@code s} and returns them all.
+ * {@code s} and returns them all; {@code unpack_one(s [, offset])} and {@code unpack_limit(s, n [, offset])}
+ * decode one or n objects and return the offset to continue from first (-1 at the end).
  *
  * <p>Encoding as lua-cmsgpack: nil, booleans; integral numbers in the smallest integer format;
  * other numbers as float 32 when that is exact, else float 64; strings as fixstr/str8/16/32; a
@@ -45,18 +46,59 @@ final class LuaCmsgpack {
         VarArgFunction unpack = new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs args) {
-                byte[] in = Scripting.bytes(LuaArgChecks.checkString(args, 1, "unpack"));
-                Reader r = new Reader(in);
-                List<LuaValue> values = new ArrayList<>();
-                while (r.at < in.length) {
-                    values.add(r.decode());
-                }
-                return LuaValue.varargsOf(values.toArray(new LuaValue[0]));
+                return unpack(Scripting.bytes(LuaArgChecks.checkString(args, 1, "unpack")), 0, 0);
+            }
+        };
+        VarArgFunction unpackOne = new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                byte[] in = Scripting.bytes(LuaArgChecks.checkString(args, 1, "unpack_one"));
+                int offset = args.arg(2).isnil() ? 0 : LuaArgChecks.checkInt(args, 2, "unpack_one");
+                return unpack(in, 1, offset);
+            }
+        };
+        VarArgFunction unpackLimit = new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                byte[] in = Scripting.bytes(LuaArgChecks.checkString(args, 1, "unpack_limit"));
+                int limit = LuaArgChecks.checkInt(args, 2, "unpack_limit");
+                int offset = args.arg(3).isnil() ? 0 : LuaArgChecks.checkInt(args, 3, "unpack_limit");
+                return unpack(in, limit, offset);
             }
         };
         lib.rawset("pack", pack);
         lib.rawset("unpack", unpack);
+        lib.rawset("unpack_one", unpackOne);
+        lib.rawset("unpack_limit", unpackLimit);
         return lib;
+    }
+
+    /**
+     * lua-cmsgpack's mp_unpack_full: every value from {@code offset} ({@code limit} and
+     * {@code offset} 0), or at most {@code limit} values preceded by the offset to continue from
+     * (-1 once the input is used up).
+     */
+    private static Varargs unpack(byte[] in, int limit, int offset) {
+        boolean all = limit == 0 && offset == 0;
+        if (offset < 0 || limit < 0) {
+            throw new LuaError("Invalid request to unpack with offset of " + offset + " and limit of " + in.length + ".");
+        }
+        if (offset > in.length) {
+            throw new LuaError("Start offset " + offset + " greater than input length " + in.length + ".");
+        }
+        Reader r = new Reader(in);
+        r.at = offset;
+        List<LuaValue> values = new ArrayList<>();
+        if (!all) {
+            values.add(LuaValue.NIL);
+        }
+        for (int n = 0; r.at < in.length && (all || n < limit); n++) {
+            values.add(r.decode());
+        }
+        if (!all) {
+            values.set(0, LuaValue.valueOf(r.at >= in.length ? -1 : r.at));
+        }
+        return LuaValue.varargsOf(values.toArray(new LuaValue[0]));
     }
 
     private static void encode(ByteArrayOutputStream out, LuaValue v, int level) {

@@ -215,6 +215,47 @@ public final class LuaNumbers {
         return b == ' ' || (b >= '\t' && b <= '\r');
     }
 
+    /**
+     * A number as Redis 7 passes it to a command from {@code redis.call} (its fpconv_dtoa): the
+     * shortest digits that read back to the same double, written plain unless the exponent is far
+     * from them ({@code 0.1}, {@code 9007199254740992}, {@code 1e+20}, {@code 1e-7}, {@code -0},
+     * {@code -nan}, {@code inf}).
+     */
+    public static String shortest(double v) {
+        boolean negative = Double.doubleToRawLongBits(v) < 0;
+        String sign = negative ? "-" : "";
+        if (v == 0) {
+            return sign + "0";
+        }
+        if (Double.isNaN(v)) {
+            return sign + "nan";
+        }
+        if (Double.isInfinite(v)) {
+            return sign + "inf";
+        }
+        BigDecimal d = new BigDecimal(Double.toString(Math.abs(v))).stripTrailingZeros();
+        String digits = d.unscaledValue().toString();
+        int n = digits.length();
+        int k = -d.scale();
+        int exp = Math.abs(k + n - 1);
+        if (k >= 0 && exp < n + 7) {
+            return sign + digits + "0".repeat(k);
+        }
+        if (k < 0 && (k > -7 || exp < 4)) {
+            int offset = n + k;
+            if (offset <= 0) {
+                return sign + "0." + "0".repeat(-offset) + digits;
+            }
+            return sign + digits.substring(0, offset) + "." + digits.substring(offset);
+        }
+        n = Math.min(n, 18 - (negative ? 1 : 0));
+        StringBuilder sb = new StringBuilder(sign).append(digits.charAt(0));
+        if (n > 1) {
+            sb.append('.').append(digits, 1, n);
+        }
+        return sb.append('e').append(k + digits.length() - 1 < 0 ? '-' : '+').append(exp).toString();
+    }
+
     /** {@code tostring(v)} as Redis's Lua prints it: C's {@code "%.14g"}. */
     public static String toLuaString(double v) {
         if (v == (long) v && Math.abs(v) < FIXED_INTEGER_LIMIT) {

@@ -177,7 +177,11 @@ final class RedisLib {
             if (type != LuaValue.TSTRING && type != LuaValue.TNUMBER) {
                 return error(BAD_ARGUMENT);
             }
-            argv[i] = Scripting.bytes(a.strvalue());
+            // A number goes as Redis writes it (fpconv_dtoa, shortest round trip: 2^53 is
+            // 9007199254740992), not as Lua's %.14g.
+            argv[i] = type == LuaValue.TNUMBER
+                    ? LuaNumbers.shortest(a.todouble()).getBytes(java.nio.charset.StandardCharsets.US_ASCII)
+                    : Scripting.bytes(a.strvalue());
         }
         CommandSpec spec = server.commands().lookup(argv[0]);
         if (spec == null) {

@@ -101,6 +101,26 @@ class ScriptLua51RepliesTest {
     }
 
     @Test
+    void numbersPassedToRedisCallShouldBeWrittenAsRedisDoes() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            assertEquals("9007199254740992", eval(j, "redis.call('set', 'k', 2^53) return redis.call('get', 'k')"));
+            assertEquals("0.3333333333333333", eval(j, "redis.call('set', 'k', 1/3) return redis.call('get', 'k')"));
+            assertEquals("1e-7", eval(j, "redis.call('set', 'k', 1e-7) return redis.call('get', 'k')"));
+            assertEquals("1e+21", eval(j, "redis.call('set', 'k', 1e21) return redis.call('get', 'k')"));
+            assertEquals("-nan", eval(j, "redis.call('set', 'k', 0/0) return redis.call('get', 'k')"));
+        }
+    }
+
+    @Test
+    void cmsgpackShouldUnpackOneOrALimitWithTheNextOffset() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            assertEquals(List.of(1L, 1L), eval(j, "return {cmsgpack.unpack_one(cmsgpack.pack(1, 2))}"));
+            assertEquals(List.of(-1L, 2L), eval(j, "return {cmsgpack.unpack_one(cmsgpack.pack(1, 2), 1)}"));
+            assertEquals(List.of(2L, 1L, 2L), eval(j, "return {cmsgpack.unpack_limit(cmsgpack.pack(1, 2, 3), 2)}"));
+        }
+    }
+
+    @Test
     void mathModfShouldGiveAnInfinityAZeroFraction() {
         try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
             assertEquals("0", eval(j, "return tostring(select(2, math.modf(1/0)))"));

@@ -24,37 +24,10 @@ final class Lua51Syntax {
     private static final int FIRST_RESERVED = 257;
     private static final String[] RESERVED = {"and", "break", "do", "else", "elseif", "end", "false", "for",
         "function", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"};
-    private static final int AND = 257;
-    private static final int BREAK = 258;
-    private static final int DO = 259;
-    private static final int ELSE = 260;
-    private static final int ELSEIF = 261;
-    private static final int END = 262;
-    private static final int FALSE = 263;
-    private static final int FOR = 264;
-    private static final int FUNCTION = 265;
-    private static final int IF = 266;
-    private static final int IN = 267;
-    private static final int LOCAL = 268;
-    private static final int NIL = 269;
-    private static final int NOT = 270;
-    private static final int OR = 271;
-    private static final int REPEAT = 272;
-    private static final int RETURN = 273;
-    private static final int THEN = 274;
-    private static final int TRUE = 275;
-    private static final int UNTIL = 276;
-    private static final int WHILE = 277;
-    private static final int CONCAT = 278;
-    private static final int DOTS = 279;
-    private static final int EQ = 280;
-    private static final int GE = 281;
-    private static final int LE = 282;
-    private static final int NE = 283;
-    private static final int NUMBER = 284;
-    private static final int NAME = 285;
-    private static final int STRING = 286;
-    private static final int EOS = 287;
+    private static final int AND = 257, BREAK = 258, DO = 259, ELSE = 260, ELSEIF = 261, END = 262, FALSE = 263,
+            FOR = 264, FUNCTION = 265, IF = 266, IN = 267, LOCAL = 268, NIL = 269, NOT = 270, OR = 271, REPEAT = 272,
+            RETURN = 273, THEN = 274, TRUE = 275, UNTIL = 276, WHILE = 277, CONCAT = 278, DOTS = 279, EQ = 280,
+            GE = 281, LE = 282, NE = 283, NUMBER = 284, NAME = 285, STRING = 286, EOS = 287;
     private static final String[] NAMES = {"..", "...", "==", ">=", "<=", "~=", "<number>", "<name>", "<string>", "<eof>"};
     private static final int EOZ = -1;
 
@@ -106,8 +79,8 @@ final class Lua51Syntax {
             return null;
         } catch (SyntaxError e) {
             return e.getMessage();
-        } catch (RuntimeException e) {
-            return null;
+        } catch (RuntimeException | StackOverflowError e) {
+            return null; // nesting deeper than the Java stack: LuaJ's message stands
         }
     }
 

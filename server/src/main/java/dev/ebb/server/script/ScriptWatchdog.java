@@ -131,10 +131,15 @@ final class ScriptWatchdog extends DebugLib {
      */
     @Override
     public String traceback(int level) {
-        if (depth == 0 || prototypes[depth - 1] == null) {
-            return "";
-        }
-        String message = LuaRuntimeErrors.describe(prototypes[depth - 1], pcs[depth - 1], stacks[depth - 1]);
+        String message = describeTop();
         return message == null ? "" : "\u0000" + message;
+    }
+
+    /** Lua 5.1's text for an error the innermost Lua frame's instruction raised itself, or null. */
+    String describeTop() {
+        if (depth == 0 || prototypes[depth - 1] == null) {
+            return null;
+        }
+        return LuaRuntimeErrors.describe(prototypes[depth - 1], pcs[depth - 1], stacks[depth - 1]);
     }
 }

@@ -124,6 +124,16 @@ public final class Scripting {
             }
         });
 
+        LuaValue xpcall = g.get("xpcall");
+        g.rawset("xpcall", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue handler = args.arg(2);
+                return xpcall.invoke(LuaValue.varargsOf(args.arg1(), handler.isfunction() ? new Reworded(handler) : handler,
+                        args.subargs(3)));
+            }
+        });
+
         LuaFunction loadString = new LoadString(this);
         g.rawset("loadstring", loadString);
         g.rawset("load", loadString);
@@ -133,6 +143,9 @@ public final class Scripting {
         Map<LuaTable, LuaTable> copies = ReadOnlyTable.newCopies();
         SandboxGlobals sandbox = new SandboxGlobals();
         sandbox.debuglib = watchdog;
+        // One Lua thread for both: xpcall (a base library function, bound to g) sets its handler
+        // on g's thread, and the scripts' functions (bound to the sandbox) call the handler of theirs.
+        sandbox.running = g.running;
         sandbox.sealFrom(g, copies);
         LuaString.s_metatable = ReadOnlyTable.sealedCopy((LuaTable) LuaString.s_metatable, copies);
         return sandbox;
@@ -380,6 +393,32 @@ public final class Scripting {
 
     LuaTable env() {
         return env;
+    }
+
+    /**
+     * An xpcall handler behind Lua 5.1's wording: LuaJ calls the handler before the error reaches
+     * {@link ScriptWatchdog#traceback}, so the handler rewords a VM error first (the failing frame is
+     * still the innermost then), keeping the {@code user_script:N:} position.
+     */
+    private final class Reworded extends VarArgFunction {
+        private final LuaValue handler;
+
+        Reworded(LuaValue handler) {
+            this.handler = handler;
+        }
+
+        @Override
+        public Varargs invoke(Varargs args) {
+            LuaValue message = args.arg1();
+            String described = watchdog.describeTop();
+            if (described != null && message.type() == LuaValue.TSTRING) {
+                Matcher position = ERROR_POSITION.matcher(message.tojstring());
+                if (position.find() && message.tojstring().startsWith("attempt to", position.end())) {
+                    message = LuaValue.valueOf(position.group() + described);
+                }
+            }
+            return handler.invoke(LuaValue.varargsOf(message, args.subargs(2)));
+        }
     }
 
     /** {@code loadstring(s [, name])}: compiles {@code s} into the sandbox; nil and the message on error. */

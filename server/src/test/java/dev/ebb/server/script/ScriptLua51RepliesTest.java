@@ -203,6 +203,16 @@ class ScriptLua51RepliesTest {
     }
 
     @Test
+    void xpcallShouldPassTheErrorToItsHandler() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            assertEquals(Arrays.asList(null, "h:user_script:1: boom"),
+                    eval(j, "return {xpcall(function() error('boom') end, function(m) return 'h:' .. m end)}"));
+            assertEquals(Arrays.asList(null, "error in error handling"),
+                    eval(j, "return {xpcall(function() error('x') end, function(m) error('y') end)}"));
+        }
+    }
+
+    @Test
     void errorWithoutPositionShouldStayUnplaced() {
         try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
             assertEquals("ERR nil", bareError(j, "return error()"));

@@ -35,6 +35,8 @@ final class ScriptWatchdog extends DebugLib {
     private Prototype returnedPrototype;
     private int returnedPc;
     private org.luaj.vm2.LuaValue[] returnedStack;
+    // The line of the function that called error(msg, level >= 2), which Redis's "on @user_script:N" names.
+    private int raisedLine;
 
     ScriptWatchdog(Scripting scripting) {
         this.scripting = scripting;
@@ -46,6 +48,12 @@ final class ScriptWatchdog extends DebugLib {
         depth = 0;
         returnedPrototype = null;
         returnedStack = null;
+        raisedLine = 0;
+    }
+
+    /** The line error(msg, level) was called on in this script (level 2 or more), or 0. */
+    int raisedLine() {
+        return raisedLine;
     }
 
     /**
@@ -127,12 +135,24 @@ final class ScriptWatchdog extends DebugLib {
      * Called by LuaJ when an error first leaves a Lua function, before its frame is popped: the
      * place for Lua 5.1's wording of an error the failing instruction raised itself
      * ({@link LuaRuntimeErrors}), which LuaError.getMessage puts in place of LuaJ's text (marked
-     * by a NUL after the line break). No Lua traceback otherwise.
+     * by a NUL after the line break), and the position {@code error(msg, level)} asks for (marked by
+     * a \\u0001). No Lua traceback otherwise.
      */
     @Override
     public String traceback(int level) {
         String message = describeTop();
-        return message == null ? "" : "\u0000" + message;
+        if (message != null) {
+            return "\u0000" + message;
+        }
+        if (level >= 2 && depth > 0) {
+            raisedLine = prototypes[depth - 1] == null ? 0 : line(prototypes[depth - 1], pcs[depth - 1]);
+            // error(msg, level): the position of the frame that many levels up (LuaJ takes the
+            // innermost); none past the script's main chunk or at a pcall, as in Lua.
+            int d = depth - level;
+            Prototype p = d >= 0 ? prototypes[d] : null;
+            return "\u0001" + (p == null || p.source == null ? "" : p.source.tojstring() + ":" + line(p, pcs[d]));
+        }
+        return "";
     }
 
     /** Lua 5.1's text for an error the innermost Lua frame's instruction raised itself, or null. */

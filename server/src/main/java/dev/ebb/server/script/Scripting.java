@@ -233,7 +233,7 @@ public final class Scripting {
             LuaValue result = fn.call();
             LuaToResp.write(caller.reply(), result, redis.resp());
         } catch (LuaError e) {
-            String reply = errorReply(e, sha, watchdog.currentLine(), watchdog.describeReturned());
+            String reply = errorReply(e, sha, watchdog.currentLine(), watchdog.describeReturned(), watchdog.raisedLine());
             if (countedAlready(e)) {
                 caller.reply().repeatedError(reply);
             } else {
@@ -358,13 +358,16 @@ public final class Scripting {
      * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
      * place the error (an error in a tail call is raised after its caller returned), and
      * {@code tailCallError} (null if none) is Lua 5.1's text for such an error ("attempt to call
-     * field 'x' (a nil value)"), which replaces LuaJ's.
+     * field 'x' (a nil value)"), which replaces LuaJ's. {@code raisedLine} (0 if none) is where
+     * {@code error(msg, 2)} was called: the message carries its caller's position, the reply's
+     * {@code on @user_script:N} this line, as Redis's.
      */
-    static String errorReply(LuaError e, String sha, int fallbackLine, String tailCallError) {
+    static String errorReply(LuaError e, String sha, int fallbackLine, String tailCallError, int raisedLine) {
         String text = e.getMessage() == null ? "" : e.getMessage().strip();
         Matcher position = ERROR_POSITION.matcher(text);
         boolean placed = position.find();
-        String line = placed ? position.group(1) : Integer.toString(fallbackLine);
+        String line = raisedLine > 0 && e.leveled() ? Integer.toString(raisedLine)
+                : placed ? position.group(1) : Integer.toString(fallbackLine);
         LuaValue object = e.getMessageObject();
         String message;
         if (e instanceof ReplyError) {

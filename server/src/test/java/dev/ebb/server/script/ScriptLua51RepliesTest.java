@@ -219,6 +219,10 @@ class ScriptLua51RepliesTest {
             assertEquals("ERR x", bareError(j, "return error('x', 0)"));
             assertEquals("ERR true", bareError(j, "return error(true)"));
             assertEquals("ERR user_script:1: x", bareError(j, "return error('x')"));
+            assertEquals("ERR x", bareError(j, "return error('x', 2)"), "level 2 of the main chunk is Redis's C caller");
+            String script = "local function f() error('in f', 2) end\nf()";
+            assertEquals("ERR user_script:2: in f script: " + Scripting.sha1hex(script.getBytes()) + ", on @user_script:1.",
+                    error(j, script), "the caller's position, the raising line");
         }
     }
 

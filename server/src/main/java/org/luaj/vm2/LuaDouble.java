@@ -1,6 +1,7 @@
-// Ebb: this file is LuaJ 3.0.1's org.luaj.vm2.LuaDouble (MIT licence, below) with one change:
+// Ebb: this file is LuaJ 3.0.1's org.luaj.vm2.LuaDouble (MIT licence, below) with these changes:
 // tojstring() formats doubles as Redis's Lua 5.1 does ("%.14g"), so tostring(), the ".." operator,
-// string functions and table.concat all print numbers as Redis does. This class shadows the one in
+// string functions and table.concat all print numbers as Redis does; NAN has the sign bit set as
+// x86's 0/0 has (it prints "-nan", -(0/0) "nan"); ddiv keeps NaN/0 a NaN (LuaJ gave -inf). This class shadows the one in
 // the luaj-jse jar (the server's own classes come first on the class path and in the shaded jar).
 // Keep it in step with the pinned luaj-jse version.
 /*******************************************************************************
@@ -59,7 +60,7 @@ import org.luaj.vm2.lib.MathLib;
 public class LuaDouble extends LuaNumber {
 
 	/** Constant LuaDouble representing NaN (not a number) */
-	public static final LuaDouble NAN    = new LuaDouble( Double.NaN );
+	public static final LuaDouble NAN    = new LuaDouble( Double.longBitsToDouble(0xfff8000000000000L) ); // Ebb: x86's 0/0, which prints "-nan"
 	
 	/** Constant LuaDouble representing positive infinity */
 	public static final LuaDouble POSINF = new LuaDouble( Double.POSITIVE_INFINITY );
@@ -161,7 +162,7 @@ public class LuaDouble extends LuaNumber {
 	 * @see #ddiv_d(double, double) 
 	 */
 	public static LuaValue ddiv(double lhs, double rhs) {
-		return rhs!=0? valueOf( lhs / rhs ): lhs>0? POSINF: lhs==0? NAN: NEGINF;	
+		return rhs!=0 || Double.isNaN(lhs)? valueOf( lhs / rhs ): lhs>0? POSINF: lhs==0? NAN: NEGINF; // Ebb: NaN/0 is NaN
 	}
 	
 	/** Divide two double numbers according to lua math, and return a double result.

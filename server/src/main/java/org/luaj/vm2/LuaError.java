@@ -1,7 +1,10 @@
-// Ebb: this file is LuaJ 3.0.1's org.luaj.vm2.LuaError (MIT licence, below) with one change:
+// Ebb: this file is LuaJ 3.0.1's org.luaj.vm2.LuaError (MIT licence, below) with these changes:
 // getMessage() joins position and message with ": " as Lua 5.1 (and so Redis) does
 // ("user_script:1: boom"), where LuaJ writes "user_script:1 boom", and it drops the line break LuaJ
-// puts before a traceback when the traceback is empty (Ebb's scripts have none). Like LuaDouble, it shadows
+// puts before a traceback when the traceback is empty (Ebb's scripts have none); positionless() and
+// bareMessage() let Scripting word unplaced errors as Redis does; getMessage() takes Lua 5.1's text
+// of a VM error that ScriptWatchdog.traceback put after the mark "\n\0", and the position of
+// error(msg, level) put after "\n\1". Like LuaDouble, it shadows
 // the class in the luaj-jse jar; keep it in step with the pinned luaj-jse version.
 /*******************************************************************************
 * Copyright (c) 2009-2011 Luaj.org. All rights reserved.
@@ -60,14 +63,44 @@ public class LuaError extends RuntimeException {
 	 * representation of the message object if that was supplied.
 	 */
 	public String getMessage() {
-		if (traceback != null) // Ebb: without a Lua traceback, drop the line break LuaJ puts before it
+		if (traceback != null) { // Ebb: without a Lua traceback, drop the line break LuaJ puts before it
+			int reworded = traceback.indexOf("\n\u0000"); // Ebb: Lua 5.1's text from ScriptWatchdog.traceback
+			if (reworded >= 0 && fileline != null)
+				return fileline + ": " + traceback.substring(reworded + 2);
+			int placed = traceback.indexOf("\n\u0001"); // Ebb: error(msg, level)'s position, if any
+			if (placed >= 0) {
+				String where = traceback.substring(placed + 2);
+				String m = super.getMessage();
+				return where.isEmpty() ? m : where + ": " + m;
+			}
 			return traceback.endsWith("\n") ? traceback.substring(0, traceback.length() - 1) : traceback;
+		}
 		String m = super.getMessage();
 		if (m == null)
 			return null;
 		if (fileline != null)
 			return fileline + ": " + m; // Ebb: Lua's "chunk:line: message" (LuaJ writes a space only)
 		return m;
+	}
+
+	/** Ebb: whether Lua 5.1 gives this error no position: error(v, 0), error(v, 2) from the main
+	 * chunk, error(nil), or an error value that is neither a string nor a number nor a table. */
+	public boolean positionless() {
+		return level == 0 || (object == null && super.getMessage() == null)
+				|| (traceback != null && traceback.endsWith("\n\u0001"))
+				|| (level >= 2 && traceback == null) // error(msg, 2) in a tail call from the main chunk
+				|| (object != null && !object.isstring() && !object.istable());
+	}
+
+	/** Ebb: whether this is error(msg, level) with a level of 2 or more, placed by ScriptWatchdog. */
+	public boolean leveled() {
+		return traceback != null && traceback.contains("\n\u0001");
+	}
+
+	/** Ebb: the message without position or traceback; "nil" for error(nil). */
+	public String bareMessage() {
+		String m = super.getMessage();
+		return m == null ? "nil" : m;
 	}
 
 	/** Get the LuaValue that was provided in the constructor, or 

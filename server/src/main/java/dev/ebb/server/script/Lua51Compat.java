@@ -82,6 +82,16 @@ final class Lua51Compat {
         });
         LuaValue math = globals.get("math");
         math.rawset("mod", math.get("fmod"));
+        math.rawset("modf", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                // C's modf: an infinity is all integral part (LuaJ's fraction was inf - inf, NaN).
+                double v = args.checkdouble(1);
+                double integral = v >= 0 ? Math.floor(v) : Math.ceil(v);
+                double fraction = Double.isInfinite(v) ? Math.copySign(0.0, v) : v - integral;
+                return varargsOf(valueOf(integral), valueOf(fraction));
+            }
+        });
         math.rawset("log10", new OneArgFunction() {
             @Override
             public LuaValue call(LuaValue x) {

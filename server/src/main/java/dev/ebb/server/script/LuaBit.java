@@ -23,8 +23,8 @@ final class LuaBit {
     }
 
     /** LuaBitOp's argument rule: round half to even, then keep the low 32 bits. */
-    static int toBit(LuaValue v) {
-        double d = v.checkdouble();
+    static int toBit(Varargs args, int i, String name) {
+        double d = LuaArgChecks.checkNumber(args, i, name);
         return (int) (long) Math.rint(d % 4294967296.0);
     }
 
@@ -35,11 +35,12 @@ final class LuaBit {
 
         Function(Op op) {
             this.op = op;
+            this.name = op.name().toLowerCase(java.util.Locale.ROOT);
         }
 
         @Override
         public Varargs invoke(Varargs args) {
-            int x = toBit(args.arg1());
+            int x = toBit(args, 1, name);
             switch (op) {
                 case TOBIT:
                     return valueOf(x);
@@ -47,33 +48,33 @@ final class LuaBit {
                     return valueOf(~x);
                 case BAND:
                     for (int i = 2; i <= args.narg(); i++) {
-                        x &= toBit(args.arg(i));
+                        x &= toBit(args, i, name);
                     }
                     return valueOf(x);
                 case BOR:
                     for (int i = 2; i <= args.narg(); i++) {
-                        x |= toBit(args.arg(i));
+                        x |= toBit(args, i, name);
                     }
                     return valueOf(x);
                 case BXOR:
                     for (int i = 2; i <= args.narg(); i++) {
-                        x ^= toBit(args.arg(i));
+                        x ^= toBit(args, i, name);
                     }
                     return valueOf(x);
                 case LSHIFT:
-                    return valueOf(x << (toBit(args.arg(2)) & 31));
+                    return valueOf(x << (toBit(args, 2, name) & 31));
                 case RSHIFT:
-                    return valueOf(x >>> (toBit(args.arg(2)) & 31));
+                    return valueOf(x >>> (toBit(args, 2, name) & 31));
                 case ARSHIFT:
-                    return valueOf(x >> (toBit(args.arg(2)) & 31));
+                    return valueOf(x >> (toBit(args, 2, name) & 31));
                 case ROL:
-                    return valueOf(Integer.rotateLeft(x, toBit(args.arg(2)) & 31));
+                    return valueOf(Integer.rotateLeft(x, toBit(args, 2, name) & 31));
                 case ROR:
-                    return valueOf(Integer.rotateRight(x, toBit(args.arg(2)) & 31));
+                    return valueOf(Integer.rotateRight(x, toBit(args, 2, name) & 31));
                 case BSWAP:
                     return valueOf(Integer.reverseBytes(x));
                 default:
-                    return tohex(x, args.isnoneornil(2) ? 8 : toBit(args.arg(2)));
+                    return tohex(x, args.isnoneornil(2) ? 8 : toBit(args, 2, name));
             }
         }
 

@@ -7,7 +7,7 @@ import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
-import org.luaj.vm2.lib.OneArgFunction;
+import org.luaj.vm2.lib.VarArgFunction;
 
 /**
  * The {@code cjson} library of Redis's Lua (lua-cjson 2.1 with Redis's defaults):
@@ -36,18 +36,24 @@ final class LuaCjson {
 
     static LuaTable library() {
         LuaTable cjson = new LuaTable();
-        cjson.rawset("encode", new OneArgFunction() {
+        cjson.rawset("encode", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue value) {
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw LuaArgChecks.argError(1, "encode", "expected 1 argument");
+                }
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                encode(out, value, 0);
+                encode(out, args.arg1(), 0);
                 return LuaString.valueOf(out.toByteArray());
             }
         });
-        cjson.rawset("decode", new OneArgFunction() {
+        cjson.rawset("decode", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue text) {
-                return new Decoder(Scripting.bytes(text.checkstring())).document();
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw LuaArgChecks.argError(1, "decode", "expected 1 argument");
+                }
+                return new Decoder(Scripting.bytes(LuaArgChecks.checkString(args, 1, "decode"))).document();
             }
         });
         cjson.rawset("null", NULL);
@@ -106,7 +112,7 @@ final class LuaCjson {
         for (Varargs e = t.next(LuaValue.NIL); !e.arg1().isnil(); e = t.next(e.arg1())) {
             LuaValue key = e.arg1();
             if (key.type() != LuaValue.TSTRING && key.type() != LuaValue.TNUMBER) {
-                throw new LuaError("Cannot serialise table: table key must be a number or string");
+                throw new LuaError("Cannot serialise " + key.typename() + ": table key must be a number or string");
             }
             if (!first) {
                 out.write(',');
@@ -207,9 +213,9 @@ final class LuaCjson {
                 case 'f':
                     return literal("false", LuaValue.FALSE);
                 case 'n':
-                    return literal("null", NULL);
+                    return invalidNumber() ? number() : literal("null", NULL);
                 default:
-                    if (c == '-' || (c >= '0' && c <= '9')) {
+                    if (c == '-' || (c >= '0' && c <= '9') || invalidNumber()) {
                         return number();
                     }
                     throw error("value", describe());
@@ -225,17 +231,36 @@ final class LuaCjson {
             return value;
         }
 
-        private LuaValue number() {
-            int start = at;
-            while (at < in.length && "+-0123456789.eE".indexOf(in[at]) >= 0) {
-                at++;
+        /**
+         * lua-cjson's decode_invalid_numbers (on in Redis): {@code inf} and {@code nan} in any case,
+         * optionally signed, are read as numbers too (C's strtod, as hexadecimal {@code 0x10}).
+         */
+        private boolean invalidNumber() {
+            int p = at < in.length && in[at] == '-' ? at + 1 : at;
+            return startsWithIgnoreCase(p, "inf") || startsWithIgnoreCase(p, "nan");
+        }
+
+        private boolean startsWithIgnoreCase(int p, String word) {
+            if (p + word.length() > in.length) {
+                return false;
             }
-            try {
-                return LuaValue.valueOf(Double.parseDouble(new String(in, start, at - start, StandardCharsets.US_ASCII)));
-            } catch (NumberFormatException e) {
-                at = start;
+            for (int k = 0; k < word.length(); k++) {
+                if ((in[p + k] | 0x20) != word.charAt(k)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** A number as lua-cjson reads it: C's strtod from here (hexadecimal, exponents, inf, nan). */
+        private LuaValue number() {
+            double[] value = new double[1];
+            int end = LuaNumbers.strtod(in, at, in.length, value);
+            if (end == at) {
                 throw error("value", "invalid number");
             }
+            at = end;
+            return LuaValue.valueOf(value[0]);
         }
 
         private LuaValue object() {
@@ -306,12 +331,10 @@ final class LuaCjson {
         }
 
         private byte[] string() {
-            int start = at;
             at++;
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             while (true) {
                 if (at >= in.length) {
-                    at = start;
                     throw error("value", "unexpected end of string");
                 }
                 byte c = in[at++];
@@ -368,8 +391,31 @@ final class LuaCjson {
             }
         }
 
+        /** lua-cjson's name of the token found here. */
         private String describe() {
-            return at >= in.length ? "T_END" : "invalid token";
+            if (at >= in.length) {
+                return "T_END";
+            }
+            switch (in[at]) {
+                case '{': return "T_OBJ_BEGIN";
+                case '}': return "T_OBJ_END";
+                case '[': return "T_ARR_BEGIN";
+                case ']': return "T_ARR_END";
+                case ',': return "T_COMMA";
+                case ':': return "T_COLON";
+                case '"': return "T_STRING";
+                default:
+            }
+            if (in[at] == '-' || (in[at] >= '0' && in[at] <= '9')) {
+                return "T_NUMBER";
+            }
+            if (startsWithIgnoreCase(at, "true") && in[at] == 't' || startsWithIgnoreCase(at, "false") && in[at] == 'f') {
+                return "T_BOOLEAN";
+            }
+            if (startsWithIgnoreCase(at, "null") && in[at] == 'n') {
+                return "T_NULL";
+            }
+            return "invalid token";
         }
 
         private LuaError error(String expected, String found) {

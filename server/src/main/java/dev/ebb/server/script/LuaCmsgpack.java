@@ -13,7 +13,8 @@ import org.luaj.vm2.lib.VarArgFunction;
 /**
  * The {@code cmsgpack} library of Redis's Lua (lua-cmsgpack): {@code pack(...)} encodes each
  * argument as MessagePack and concatenates them; {@code unpack(s)} decodes every object in
- * {@code s} and returns them all.
+ * {@code s} and returns them all; {@code unpack_one(s [, offset])} and {@code unpack_limit(s, n [, offset])}
+ * decode one or n objects and return the offset to continue from first (-1 at the end).
  *
  * <p>Encoding as lua-cmsgpack: nil, booleans; integral numbers in the smallest integer format;
  * other numbers as float 32 when that is exact, else float 64; strings as fixstr/str8/16/32; a
@@ -33,7 +34,7 @@ final class LuaCmsgpack {
             @Override
             public Varargs invoke(Varargs args) {
                 if (args.narg() == 0) {
-                    throw new LuaError("MessagePack pack needs input.");
+                    throw LuaArgChecks.argError(0, "pack", "MessagePack pack needs input.");
                 }
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 for (int i = 1; i <= args.narg(); i++) {
@@ -45,18 +46,59 @@ final class LuaCmsgpack {
         VarArgFunction unpack = new VarArgFunction() {
             @Override
             public Varargs invoke(Varargs args) {
-                byte[] in = Scripting.bytes(args.checkstring(1));
-                Reader r = new Reader(in);
-                List<LuaValue> values = new ArrayList<>();
-                while (r.at < in.length) {
-                    values.add(r.decode());
-                }
-                return LuaValue.varargsOf(values.toArray(new LuaValue[0]));
+                return unpack(Scripting.bytes(LuaArgChecks.checkString(args, 1, "unpack")), 0, 0);
+            }
+        };
+        VarArgFunction unpackOne = new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                byte[] in = Scripting.bytes(LuaArgChecks.checkString(args, 1, "unpack_one"));
+                int offset = args.arg(2).isnil() ? 0 : LuaArgChecks.checkInt(args, 2, "unpack_one");
+                return unpack(in, 1, offset);
+            }
+        };
+        VarArgFunction unpackLimit = new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                byte[] in = Scripting.bytes(LuaArgChecks.checkString(args, 1, "unpack_limit"));
+                int limit = LuaArgChecks.checkInt(args, 2, "unpack_limit");
+                int offset = args.arg(3).isnil() ? 0 : LuaArgChecks.checkInt(args, 3, "unpack_limit");
+                return unpack(in, limit, offset);
             }
         };
         lib.rawset("pack", pack);
         lib.rawset("unpack", unpack);
+        lib.rawset("unpack_one", unpackOne);
+        lib.rawset("unpack_limit", unpackLimit);
         return lib;
+    }
+
+    /**
+     * lua-cmsgpack's mp_unpack_full: every value from {@code offset} ({@code limit} and
+     * {@code offset} 0), or at most {@code limit} values preceded by the offset to continue from
+     * (-1 once the input is used up).
+     */
+    private static Varargs unpack(byte[] in, int limit, int offset) {
+        boolean all = limit == 0 && offset == 0;
+        if (offset < 0 || limit < 0) {
+            throw new LuaError("Invalid request to unpack with offset of " + offset + " and limit of " + in.length + ".");
+        }
+        if (offset > in.length) {
+            throw new LuaError("Start offset " + offset + " greater than input length " + in.length + ".");
+        }
+        Reader r = new Reader(in);
+        r.at = offset;
+        List<LuaValue> values = new ArrayList<>();
+        if (!all) {
+            values.add(LuaValue.NIL);
+        }
+        for (int n = 0; r.at < in.length && (all || n < limit); n++) {
+            values.add(r.decode());
+        }
+        if (!all) {
+            values.set(0, LuaValue.valueOf(r.at >= in.length ? -1 : r.at));
+        }
+        return LuaValue.varargsOf(values.toArray(new LuaValue[0]));
     }
 
     private static void encode(ByteArrayOutputStream out, LuaValue v, int level) {
@@ -66,14 +108,16 @@ final class LuaCmsgpack {
                 return;
             case LuaValue.TNUMBER: {
                 double d = v.todouble();
-                if (d == Math.rint(d) && !Double.isInfinite(d) && Math.abs(d) < 9.2e18) {
+                // As lua-cmsgpack: an integer when (int64_t) d == d, else a float when that is exact,
+                // else a double (NaN included, with its bits).
+                if (d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63) {
                     encodeInteger(out, (long) d);
-                } else if ((double) (float) d == d || Double.isNaN(d)) {
+                } else if ((double) (float) d == d) {
                     out.write(0xca);
                     writeBig(out, Float.floatToIntBits((float) d), 4);
                 } else {
                     out.write(0xcb);
-                    writeBig(out, Double.doubleToLongBits(d), 8);
+                    writeBig(out, Double.doubleToRawLongBits(d), 8);
                 }
                 return;
             }
@@ -226,10 +270,7 @@ final class LuaCmsgpack {
                 case 0xcc: return LuaValue.valueOf(big(1));
                 case 0xcd: return LuaValue.valueOf(big(2));
                 case 0xce: return LuaValue.valueOf(big(4));
-                case 0xcf: {
-                    long v = big(8);
-                    return LuaValue.valueOf(v >= 0 ? v : (double) (v >>> 1) * 2 + (v & 1));
-                }
+                case 0xcf: // lua-cmsgpack reads uint64 as a signed int64: 2^64-1 is -1
                 case 0xd0: return LuaValue.valueOf((byte) big(1));
                 case 0xd1: return LuaValue.valueOf((short) big(2));
                 case 0xd2: return LuaValue.valueOf((int) big(4));

@@ -43,6 +43,9 @@ final class LuaStringFormat extends VarArgFunction {
             Spec spec = new Spec();
             i = spec.parse(fmt, i);
             arg++;
+            if (arg > args.narg()) {
+                throw LuaArgChecks.argError(arg, "format", "no value");
+            }
             format(out, spec, args, arg);
         }
         return LuaString.valueOf(out.toByteArray());
@@ -51,30 +54,38 @@ final class LuaStringFormat extends VarArgFunction {
     private static void format(ByteArrayOutputStream out, Spec spec, Varargs args, int arg) {
         switch (spec.type) {
             case 'c':
-                writePadded(out, spec, new byte[] {(byte) args.checklong(arg)});
+                // C's sprintf then strlen, as Lua 5.1: a NUL character ends the text there.
+                ByteArrayOutputStream padded = new ByteArrayOutputStream();
+                writePadded(padded, spec, new byte[] {(byte) LuaNumbers.toLong(LuaArgChecks.checkNumber(args, arg, "format"))});
+                byte[] text = padded.toByteArray();
+                int end = 0;
+                while (end < text.length && text[end] != 0) {
+                    end++;
+                }
+                out.write(text, 0, end);
                 return;
             case 'd':
             case 'i':
-                writeAscii(out, spec.integer(args.checkdouble(arg)));
+                writeAscii(out, spec.integer(LuaArgChecks.checkNumber(args, arg, "format")));
                 return;
             case 'o':
             case 'u':
             case 'x':
             case 'X':
-                writeAscii(out, spec.unsigned(args.checkdouble(arg)));
+                writeAscii(out, spec.unsigned(LuaArgChecks.checkNumber(args, arg, "format")));
                 return;
             case 'e':
             case 'E':
             case 'f':
             case 'g':
             case 'G':
-                writeAscii(out, spec.floating(args.checkdouble(arg)));
+                writeAscii(out, spec.floating(LuaArgChecks.checkNumber(args, arg, "format")));
                 return;
             case 'q':
-                quoted(out, args.checkstring(arg));
+                quoted(out, LuaArgChecks.checkString(args, arg, "format"));
                 return;
             case 's': {
-                LuaString s = args.checkstring(arg);
+                LuaString s = LuaArgChecks.checkString(args, arg, "format");
                 if (spec.precision >= 0 && s.length() > spec.precision) {
                     s = s.substring(0, spec.precision);
                 }
@@ -190,13 +201,13 @@ final class LuaStringFormat extends VarArgFunction {
         }
 
         String integer(double value) {
-            long v = (long) value;
+            long v = LuaNumbers.toLong(value);
             String digits = v < 0 ? Long.toString(v).substring(1) : Long.toString(v);
             return number(v < 0, "", minimumDigits(digits));
         }
 
         String unsigned(double value) {
-            long v = (long) value;
+            long v = LuaNumbers.toLong(value);
             String digits;
             String prefix = "";
             switch (type) {

@@ -8,7 +8,7 @@ import org.luaj.vm2.Varargs;
 
 /**
  * Writes a script's return value as the caller's reply, with Redis's Lua-to-RESP rules: string to
- * bulk, number to integer (truncated toward zero), {@code true} to 1 and {@code false}/nil to the
+ * bulk, number to integer (truncated toward zero; NaN and beyond 64 bits become -2^63, as C's cast on x86-64), {@code true} to 1 and {@code false}/nil to the
  * null bulk (RESP3 scripts, after {@code redis.setresp(3)}, send real booleans and null), a table
  * with an {@code err} field to an error, with {@code ok} to a status, with {@code double},
  * {@code big_number}, {@code map} or {@code set} to those RESP3 types, any other table to an array
@@ -37,7 +37,7 @@ final class LuaToResp {
                 out.bulk(s.m_bytes, s.m_offset, s.m_length);
                 return;
             case LuaValue.TNUMBER:
-                out.integer((long) v.todouble());
+                out.integer(LuaNumbers.toLong(v.todouble()));
                 return;
             case LuaValue.TBOOLEAN:
                 if (scriptResp == 3) {
@@ -62,7 +62,7 @@ final class LuaToResp {
             return;
         }
         LuaValue err = t.rawget(RespToLua.ERR);
-        if (err.isstring()) {
+        if (err.type() == LuaValue.TSTRING) {
             if (t.rawget(RespToLua.COUNTED).toboolean()) {
                 out.repeatedError(err.tojstring());
             } else {
@@ -71,7 +71,7 @@ final class LuaToResp {
             return;
         }
         LuaValue ok = t.rawget(RespToLua.OK);
-        if (ok.isstring()) {
+        if (ok.type() == LuaValue.TSTRING) {
             out.simple(ok.tojstring());
             return;
         }

@@ -11,7 +11,6 @@ import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
-import org.luaj.vm2.lib.OneArgFunction;
 import org.luaj.vm2.lib.VarArgFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +33,7 @@ final class RedisLib {
     private static final String UNKNOWN_COMMAND = "ERR Unknown Redis command called from script";
     private static final String WRONG_ARITY = "ERR Wrong number of args calling Redis command from script";
     private static final String NOT_ALLOWED = "ERR This Redis command is not allowed from script";
+    private static final String WRONG_REPLY_ARGUMENTS = "ERR wrong number or type of arguments";
     private static final String WRITE_IN_READ_ONLY = "ERR Write commands are not allowed from read-only scripts.";
 
     private final Server server;
@@ -79,33 +79,50 @@ final class RedisLib {
         LuaTable redis = new LuaTable();
         redis.rawset("call", new Call(true));
         redis.rawset("pcall", new Call(false));
-        redis.rawset("error_reply", new OneArgFunction() {
+        redis.rawset("error_reply", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue arg) {
+            public Varargs invoke(Varargs args) {
+                if (!oneString(args)) {
+                    return RespToLua.tableWith(RespToLua.ERR, LuaValue.valueOf(WRONG_REPLY_ARGUMENTS));
+                }
                 // As Redis's luaPushErrorBuff: the first word is the error code, and a text of one
                 // word gets the generic code ERR in front.
-                String s = arg.checkjstring();
+                String s = args.arg1().tojstring();
                 String text = s.startsWith("-") ? s.substring(1) : s;
                 return RespToLua.tableWith(RespToLua.ERR, LuaValue.valueOf(text.indexOf(' ') < 0 ? "ERR " + text : text));
             }
         });
-        redis.rawset("status_reply", new OneArgFunction() {
+        redis.rawset("status_reply", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue arg) {
-                return RespToLua.tableWith(RespToLua.OK, arg.checkstring());
+            public Varargs invoke(Varargs args) {
+                if (!oneString(args)) {
+                    return RespToLua.tableWith(RespToLua.ERR, LuaValue.valueOf(WRONG_REPLY_ARGUMENTS));
+                }
+                return RespToLua.tableWith(RespToLua.OK, args.arg1());
             }
         });
-        redis.rawset("sha1hex", new OneArgFunction() {
+        redis.rawset("sha1hex", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue arg) {
-                return LuaValue.valueOf(Scripting.sha1hex(Scripting.bytes(arg.checkstring())));
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw new ReplyError("ERR wrong number of arguments");
+                }
+                // Redis reads the argument with lua_tolstring: a number as its text, anything
+                // else that is not a string (nil, a boolean, a table) as the empty string.
+                LuaValue v = args.arg1();
+                byte[] body = v.isstring() ? Scripting.bytes(v.strvalue()) : new byte[0];
+                return LuaValue.valueOf(Scripting.sha1hex(body));
             }
         });
         redis.rawset("log", new Log());
-        redis.rawset("setresp", new OneArgFunction() {
+        redis.rawset("setresp", new VarArgFunction() {
             @Override
-            public LuaValue call(LuaValue arg) {
-                int version = arg.checkint();
+            public Varargs invoke(Varargs args) {
+                if (args.narg() != 1) {
+                    throw new ReplyError("ERR redis.setresp() requires one argument.");
+                }
+                LuaValue n = args.arg1().tonumber();
+                int version = n.isnil() ? 0 : n.toint();
                 if (version != 2 && version != 3) {
                     throw new ReplyError("ERR RESP version must be 2 or 3.");
                 }
@@ -160,7 +177,11 @@ final class RedisLib {
             if (type != LuaValue.TSTRING && type != LuaValue.TNUMBER) {
                 return error(BAD_ARGUMENT);
             }
-            argv[i] = Scripting.bytes(a.strvalue());
+            // A number goes as Redis writes it (fpconv_dtoa, shortest round trip: 2^53 is
+            // 9007199254740992), not as Lua's %.14g.
+            argv[i] = type == LuaValue.TNUMBER
+                    ? LuaNumbers.shortest(a.todouble()).getBytes(java.nio.charset.StandardCharsets.US_ASCII)
+                    : Scripting.bytes(a.strvalue());
         }
         CommandSpec spec = server.commands().lookup(argv[0]);
         if (spec == null) {
@@ -200,6 +221,15 @@ final class RedisLib {
             result.rawset(RespToLua.COUNTED, LuaValue.TRUE);
         }
         return result;
+    }
+
+    /**
+     * Whether {@code error_reply} / {@code status_reply} got what Redis accepts: exactly one
+     * argument, a string (a number is refused). Otherwise they return, not raise, the error table
+     * {@code ERR wrong number or type of arguments}.
+     */
+    private static boolean oneString(Varargs args) {
+        return args.narg() == 1 && args.arg1().type() == LuaValue.TSTRING;
     }
 
     private static LuaTable error(String message) {

@@ -13,7 +13,8 @@ import org.luaj.vm2.lib.DebugLib;
  *
  * <p>LuaJ calls {@code globals.debuglib} on every instruction, call and return when one is set;
  * this subclass replaces DebugLib's bookkeeping (its call stack, under a lock) with a counter and a
- * light frame stack (for the line an error happened on), so the cost per instruction is a virtual
+ * light frame stack (for the line an error happened on, and the registers Lua 5.1's wording of a
+ * runtime error reads), so the cost per instruction is a virtual
  * call, a store and a decrement. It is never exposed to
  * scripts as the {@code debug} table. Error messages therefore carry no Lua traceback (Redis's
  * carry none either). Used by the loop thread, and by LuaJ coroutine threads while the loop
@@ -29,9 +30,13 @@ final class ScriptWatchdog extends DebugLib {
     // is raised after its caller has returned).
     private Prototype[] prototypes = new Prototype[16];
     private int[] pcs = new int[16];
+    private org.luaj.vm2.LuaValue[][] stacks = new org.luaj.vm2.LuaValue[16][];
     private int depth;
     private Prototype returnedPrototype;
     private int returnedPc;
+    private org.luaj.vm2.LuaValue[] returnedStack;
+    // The line of the function that called error(msg, level >= 2), which Redis's "on @user_script:N" names.
+    private int raisedLine;
 
     ScriptWatchdog(Scripting scripting) {
         this.scripting = scripting;
@@ -42,6 +47,13 @@ final class ScriptWatchdog extends DebugLib {
         countdown = CHECK_EVERY;
         depth = 0;
         returnedPrototype = null;
+        returnedStack = null;
+        raisedLine = 0;
+    }
+
+    /** The line error(msg, level) was called on in this script (level 2 or more), or 0. */
+    int raisedLine() {
+        return raisedLine;
     }
 
     /**
@@ -62,16 +74,26 @@ final class ScriptWatchdog extends DebugLib {
         return returnedPrototype == null ? 0 : line(returnedPrototype, returnedPc);
     }
 
+    /**
+     * Lua 5.1's text for an error raised by the instruction of the frame that returned last, or
+     * null: LuaJ raises a failing tail call ({@code return x.y()}) after the caller's frame is gone.
+     */
+    String describeReturned() {
+        return returnedPrototype == null ? null : LuaRuntimeErrors.describe(returnedPrototype, returnedPc, returnedStack);
+    }
+
     private static int line(Prototype p, int pc) {
         return p.lineinfo != null && pc >= 0 && pc < p.lineinfo.length ? p.lineinfo[pc] : 0;
     }
 
-    private void push(Prototype p) {
+    private void push(Prototype p, org.luaj.vm2.LuaValue[] stack) {
         if (depth == prototypes.length) {
             prototypes = java.util.Arrays.copyOf(prototypes, depth * 2);
             pcs = java.util.Arrays.copyOf(pcs, depth * 2);
+            stacks = java.util.Arrays.copyOf(stacks, depth * 2);
         }
         prototypes[depth] = p;
+        stacks[depth] = stack;
         pcs[depth++] = 0;
     }
 
@@ -88,12 +110,12 @@ final class ScriptWatchdog extends DebugLib {
 
     @Override
     public void onCall(LuaFunction f) {
-        push(null);
+        push(null, null);
     }
 
     @Override
     public void onCall(LuaClosure c, Varargs varargs, org.luaj.vm2.LuaValue[] stack) {
-        push(c.p);
+        push(c.p, stack);
     }
 
     @Override
@@ -103,12 +125,41 @@ final class ScriptWatchdog extends DebugLib {
             if (prototypes[depth] != null) {
                 returnedPrototype = prototypes[depth];
                 returnedPc = pcs[depth];
+                returnedStack = stacks[depth];
             }
+            stacks[depth] = null;
         }
     }
 
+    /**
+     * Called by LuaJ when an error first leaves a Lua function, before its frame is popped: the
+     * place for Lua 5.1's wording of an error the failing instruction raised itself
+     * ({@link LuaRuntimeErrors}), which LuaError.getMessage puts in place of LuaJ's text (marked
+     * by a NUL after the line break), and the position {@code error(msg, level)} asks for (marked by
+     * a \\u0001). No Lua traceback otherwise.
+     */
     @Override
     public String traceback(int level) {
+        String message = describeTop();
+        if (message != null) {
+            return "\u0000" + message;
+        }
+        if (level >= 2 && depth > 0) {
+            raisedLine = prototypes[depth - 1] == null ? 0 : line(prototypes[depth - 1], pcs[depth - 1]);
+            // error(msg, level): the position of the frame that many levels up (LuaJ takes the
+            // innermost); none past the script's main chunk or at a pcall, as in Lua.
+            int d = depth - level;
+            Prototype p = d >= 0 ? prototypes[d] : null;
+            return "\u0001" + (p == null || p.source == null ? "" : p.source.tojstring() + ":" + line(p, pcs[d]));
+        }
         return "";
+    }
+
+    /** Lua 5.1's text for an error the innermost Lua frame's instruction raised itself, or null. */
+    String describeTop() {
+        if (depth == 0 || prototypes[depth - 1] == null) {
+            return null;
+        }
+        return LuaRuntimeErrors.describe(prototypes[depth - 1], pcs[depth - 1], stacks[depth - 1]);
     }
 }

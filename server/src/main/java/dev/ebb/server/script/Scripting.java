@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * {@code require}, {@code dofile} or {@code loadfile}; {@code loadstring} compiles into the same
  * sandbox. The libraries are Lua's base, string, table and math, coroutines
  * ({@link LuaCoroutines}), Redis's {@code cjson}, {@code cmsgpack}, {@code struct} and {@code bit},
- * the global {@code unpack}, and the Lua 5.1 functions LuaJ lacks ({@link Lua51Compat}).
+ * the global {@code unpack}, and the Lua 5.1 functions LuaJ lacks ({@link Lua51Compat}), with Lua
+ * 5.1's argument checks and error texts ({@link LuaArgChecks}).
  * Numbers print as Redis's Lua prints them (see {@link LuaNumbers}).
  *
  * <p>Scripts run atomically on the command loop: EVAL calls the compiled function directly and
@@ -111,6 +112,7 @@ public final class Scripting {
         string.rawset("dump", LuaValue.NIL);
         g.rawset("unpack", g.get("table").get("unpack"));
         Lua51Compat.install(g);
+        LuaArgChecks.install(g);
         g.rawset("cjson", LuaCjson.library());
         g.rawset("cmsgpack", LuaCmsgpack.library());
         g.rawset("struct", LuaStruct.library());
@@ -124,6 +126,16 @@ public final class Scripting {
             }
         });
 
+        LuaValue xpcall = g.get("xpcall");
+        g.rawset("xpcall", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                LuaValue handler = args.arg(2);
+                return xpcall.invoke(LuaValue.varargsOf(args.arg1(), handler.isfunction() ? new Reworded(handler) : handler,
+                        args.subargs(3)));
+            }
+        });
+
         LuaFunction loadString = new LoadString(this);
         g.rawset("loadstring", loadString);
         g.rawset("load", loadString);
@@ -133,6 +145,9 @@ public final class Scripting {
         Map<LuaTable, LuaTable> copies = ReadOnlyTable.newCopies();
         SandboxGlobals sandbox = new SandboxGlobals();
         sandbox.debuglib = watchdog;
+        // One Lua thread for both: xpcall (a base library function, bound to g) sets its handler
+        // on g's thread, and the scripts' functions (bound to the sandbox) call the handler of theirs.
+        sandbox.running = g.running;
         sandbox.sealFrom(g, copies);
         LuaString.s_metatable = ReadOnlyTable.sealedCopy((LuaTable) LuaString.s_metatable, copies);
         return sandbox;
@@ -166,7 +181,9 @@ public final class Scripting {
             cachedBytes += body.length + sha.length();
             return sha;
         } catch (LuaError e) {
-            c.reply().error("ERR Error compiling script (new function): " + compileMessage(e));
+            // LuaJ words syntax errors its own way; Lua 5.1's text where the checker finds the error.
+            String lua51 = Lua51Syntax.firstError(body, CHUNK_NAME);
+            c.reply().error("ERR Error compiling script (new function): " + (lua51 != null ? lua51 : compileMessage(e)));
             return null;
         }
     }
@@ -228,14 +245,15 @@ public final class Scripting {
             LuaValue result = fn.call();
             LuaToResp.write(caller.reply(), result, redis.resp());
         } catch (LuaError e) {
-            String reply = errorReply(e, sha, watchdog.currentLine());
+            String reply = errorReply(e, sha, watchdog.currentLine(), watchdog.describeReturned(), watchdog.raisedLine());
             if (countedAlready(e)) {
                 caller.reply().repeatedError(reply);
             } else {
                 caller.reply().error(reply);
             }
         } catch (StackOverflowError e) {
-            caller.reply().error("ERR Error running script, stack overflow script: " + sha + ", on @user_script:0.");
+            int line = watchdog.currentLine();
+            caller.reply().error("ERR user_script:" + line + ": stack overflow script: " + sha + ", on @user_script:" + line + ".");
         } catch (OutOfMemoryError e) {
             // A string or table the heap cannot hold (Redis would hold it, or die): refused with OOM,
             // past any pcall, with what the script wrote before it kept; the loop carries on.
@@ -347,15 +365,21 @@ public final class Scripting {
      * Redis 7's text for a script that raised an error: an error reply ({@code redis.call} failing)
      * or an error table ({@code error(redis.error_reply(...))}) keeps its own text; any other error
      * becomes {@code ERR user_script:<line>: <message>} ({@code ERR <message>} for an error a library
-     * function raised unplaced, such as a readonly table's); all end in
+     * function raised unplaced, such as a readonly table's, and for {@code error(v, 0)},
+     * {@code error(nil)} ("ERR nil") and {@code error(true)}, which Lua leaves unplaced); all end in
      * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
-     * place the error (an error in a tail call is raised after its caller returned).
+     * place the error (an error in a tail call is raised after its caller returned), and
+     * {@code tailCallError} (null if none) is Lua 5.1's text for such an error ("attempt to call
+     * field 'x' (a nil value)"), which replaces LuaJ's. {@code raisedLine} (0 if none) is where
+     * {@code error(msg, 2)} was called: the message carries its caller's position, the reply's
+     * {@code on @user_script:N} this line, as Redis's.
      */
-    static String errorReply(LuaError e, String sha, int fallbackLine) {
+    static String errorReply(LuaError e, String sha, int fallbackLine, String tailCallError, int raisedLine) {
         String text = e.getMessage() == null ? "" : e.getMessage().strip();
         Matcher position = ERROR_POSITION.matcher(text);
         boolean placed = position.find();
-        String line = placed ? position.group(1) : Integer.toString(fallbackLine);
+        String line = raisedLine > 0 && e.leveled() ? Integer.toString(raisedLine)
+                : placed ? position.group(1) : Integer.toString(fallbackLine);
         LuaValue object = e.getMessageObject();
         String message;
         if (e instanceof ReplyError) {
@@ -364,7 +388,12 @@ public final class Scripting {
             message = object.rawget(RespToLua.ERR).tojstring();
         } else if (e instanceof ReadOnlyTable.UnplacedError) {
             message = "ERR " + text;
+        } else if (e.positionless()) {
+            message = "ERR " + e.bareMessage();
         } else {
+            if (!placed && tailCallError != null && text.startsWith("attempt to ")) {
+                text = tailCallError;
+            }
             message = "ERR " + (placed ? text : "user_script:" + line + ": " + text);
         }
         if (message.startsWith("-")) {
@@ -379,6 +408,32 @@ public final class Scripting {
 
     LuaTable env() {
         return env;
+    }
+
+    /**
+     * An xpcall handler behind Lua 5.1's wording: LuaJ calls the handler before the error reaches
+     * {@link ScriptWatchdog#traceback}, so the handler rewords a VM error first (the failing frame is
+     * still the innermost then), keeping the {@code user_script:N:} position.
+     */
+    private final class Reworded extends VarArgFunction {
+        private final LuaValue handler;
+
+        Reworded(LuaValue handler) {
+            this.handler = handler;
+        }
+
+        @Override
+        public Varargs invoke(Varargs args) {
+            LuaValue message = args.arg1();
+            String described = watchdog.describeTop();
+            if (described != null && message.type() == LuaValue.TSTRING) {
+                Matcher position = ERROR_POSITION.matcher(message.tojstring());
+                if (position.find() && message.tojstring().startsWith("attempt to", position.end())) {
+                    message = LuaValue.valueOf(position.group() + described);
+                }
+            }
+            return handler.invoke(LuaValue.varargsOf(message, args.subargs(2)));
+        }
     }
 
     /** {@code loadstring(s [, name])}: compiles {@code s} into the sandbox; nil and the message on error. */

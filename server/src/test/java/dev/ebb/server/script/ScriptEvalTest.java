@@ -220,7 +220,7 @@ class ScriptEvalTest {
                     assertThrows(JedisDataException.class, () -> j.eval("return 1", 2, "a")).getMessage());
             assertEquals("ERR value is not an integer or out of range", assertThrows(JedisDataException.class,
                     () -> j.sendCommand(redis.clients.jedis.Protocol.Command.EVAL, "return 1", "x")).getMessage());
-            assertEquals("ERR Error compiling script (new function): user_script:1: syntax error",
+            assertEquals("ERR Error compiling script (new function): user_script:1: '=' expected near 'n'",
                     assertThrows(JedisDataException.class, () -> j.eval("retur n")).getMessage());
             assertEquals("ERR SCRIPT FLUSH only support SYNC|ASYNC option", assertThrows(JedisDataException.class,
                     () -> j.sendCommand(redis.clients.jedis.Protocol.Command.SCRIPT, "FLUSH", "xx")).getMessage());

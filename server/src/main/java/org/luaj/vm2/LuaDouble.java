@@ -1,7 +1,8 @@
 // Ebb: this file is LuaJ 3.0.1's org.luaj.vm2.LuaDouble (MIT licence, below) with these changes:
 // tojstring() formats doubles as Redis's Lua 5.1 does ("%.14g"), so tostring(), the ".." operator,
 // string functions and table.concat all print numbers as Redis does; NAN has the sign bit set as
-// x86's 0/0 has (it prints "-nan", -(0/0) "nan"); ddiv keeps NaN/0 a NaN (LuaJ gave -inf). This class shadows the one in
+// x86's 0/0 has (it prints "-nan", -(0/0) "nan"); ddiv keeps NaN/0 a NaN (LuaJ gave -inf); valueOf keeps -0.0 a
+// double (see LuaInteger's header). This class shadows the one in
 // the luaj-jse jar (the server's own classes come first on the class path and in the shaded jar).
 // Keep it in step with the pinned luaj-jse version.
 /*******************************************************************************
@@ -82,7 +83,9 @@ public class LuaDouble extends LuaNumber {
 
 	public static LuaNumber valueOf(double d) {
 		int id = (int) d;
-		return d==id? (LuaNumber) LuaInteger.valueOf(id): (LuaNumber) new LuaDouble(d);
+		// Ebb: -0.0 stays a double (Lua 5.1 prints it "-0"); every other whole number in int range is an integer.
+		return d==id && (id != 0 || Double.doubleToRawLongBits(d) == 0L)
+				? (LuaNumber) LuaInteger.valueOf(id) : (LuaNumber) new LuaDouble(d);
 	}
 	
 	/** Don't allow ints to be boxed by DoubleValues  */

@@ -36,6 +36,23 @@ class ScriptLua51RepliesTest {
         return at < 0 ? e : e.substring(0, at);
     }
 
+    /**
+     * Lua 5.1's numbers are doubles, so a zero computed with a negative sign prints "-0" in Redis.
+     * LuaJ's integer fast path lost the sign; run-time negation and multiplication keep it now.
+     * (A literal -0.0 is still folded by LuaJ's compiler into the integer constant 0.)
+     */
+    @Test
+    void negativeZeroComputedAtRunTimeShouldPrintAsLua51Does() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            assertEquals("-0", eval(j, "local x = 0 return tostring(-x)"));
+            assertEquals("-0", eval(j, "local x, y = 0, -3 return tostring(x * y)"));
+            assertEquals("-0", eval(j, "return tostring(math.ceil(-0.5))"));
+            assertEquals("-0", eval(j, "return tostring(tonumber('-0'))"));
+            assertEquals("a", eval(j, "local t = {} t[0] = 'a' local x = 0 return t[-x]"));
+            assertEquals(0L, eval(j, "local x = 0 return -x"));
+        }
+    }
+
     @Test
     void statusAndErrorReplyShouldRefuseAnythingButOneString() {
         try (Jedis j = new Jedis(ebb.host(), ebb.port())) {

@@ -7,6 +7,7 @@ import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.MemoryGuard;
 import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.types.RawString;
@@ -28,7 +29,6 @@ import java.util.List;
  * <p>Cost: O(1) per operation plus, for a write, one copy of the string. Loop thread only.
  */
 public final class BitfieldCommands {
-    private static final byte[] EMPTY = new byte[0];
     private static final int GET = 0;
     private static final int SET = 1;
     private static final int INCRBY = 2;
@@ -117,7 +117,7 @@ public final class BitfieldCommands {
             ops[count++] = new Op(opcode, signed, bits, offset, value, overflow);
             j += opcode == GET ? 2 : 3;
         }
-        byte[] s;
+        int length;
         byte[] target;
         boolean created = false;
         boolean edited = false;
@@ -126,8 +126,10 @@ public final class BitfieldCommands {
             if (v == Values.WRONG_TYPE) {
                 return;
             }
-            s = v == null ? EMPTY : Values.stringBytes(v);
-            target = s;
+            // Read in place: a RawString's spare capacity past its length is zeros, which is what
+            // bits past the end of a string read as.
+            target = Strings.array(v);
+            length = Strings.length(v);
         } else {
             if (readonlyCommand) {
                 c.reply().error(Errors.BITFIELD_RO_GET_ONLY);
@@ -140,10 +142,16 @@ public final class BitfieldCommands {
             created = v == null;
             // Redis makes the string raw as soon as BITFIELD may write, changed or not.
             edited = v instanceof RawString;
-            s = created ? EMPTY : Values.stringBytes(v);
-            target = Arrays.copyOf(s, (int) Math.max(s.length, (highestBit >>> 3) + 1));
+            length = Strings.length(v);
+            // A new array (stored bytes never change), checked against the heap as SETBIT's growth is.
+            target = MemoryGuard.tryAllocate((int) Math.max(length, (highestBit >>> 3) + 1));
+            if (target == null) {
+                c.reply().error(Errors.OOM);
+                return;
+            }
+            System.arraycopy(Strings.array(v), 0, target, 0, length);
         }
-        boolean grown = created || target.length != s.length;
+        boolean grown = created || target.length != length;
         int changes = 0;
         c.reply().arrayHeader(count);
         for (int k = 0; k < count; k++) {

@@ -7,7 +7,6 @@ import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.EvictionListener;
 import dev.ebb.storage.ExpiryListener;
-import dev.ebb.storage.Values;
 import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.ListValue;
 import dev.ebb.storage.types.SetValue;
@@ -22,8 +21,8 @@ import dev.ebb.storage.zset.SortedSet;
  *   <li>a deleted value whose free effort exceeds 64 ({@code LAZYFREE_THRESHOLD}), when freed
  *       lazily: always by UNLINK, by DEL under {@code lazyfree-lazy-user-del}. The effort is the
  *       element count of a hashtable set or hash and of a skiplist sorted set; for a quicklist, its
- *       node count, which Ebb (with no nodes) estimates as one per 8 KB of the list, Redis's
- *       default node size; 1 for everything else (one allocation in Redis).</li>
+ *       node count, which Ebb's lists track as Redis's quicklist would split them
+ *       ({@code ListValue#quicklistNodes}); 1 for everything else (one allocation in Redis).</li>
  *   <li>the same for a value removed because its key expired (lazily or by the active cycle)
  *       under {@code lazyfree-lazy-expire}, or evicted under {@code lazyfree-lazy-eviction}:
  *       {@link #expiryListener} and {@link #evictionListener}, which also send the keyspace
@@ -38,8 +37,6 @@ import dev.ebb.storage.zset.SortedSet;
 public final class LazyFree {
     /** Redis's {@code LAZYFREE_THRESHOLD}: values costing more allocations than this are freed in the background. */
     static final long THRESHOLD = 64;
-    /** Redis's default quicklist node size ({@code list-max-listpack-size -2}). */
-    private static final long QUICKLIST_NODE_BYTES = 8 * 1024;
 
     private LazyFree() {
     }
@@ -53,7 +50,7 @@ public final class LazyFree {
         } else if (value instanceof SortedSet zset && zset.encoding().equals("skiplist")) {
             return zset.size();
         } else if (value instanceof ListValue list && list.encodingName().equals("quicklist")) {
-            return Math.max(1, Values.memoryOf(list) / QUICKLIST_NODE_BYTES);
+            return list.quicklistNodes();
         }
         return 1;
     }

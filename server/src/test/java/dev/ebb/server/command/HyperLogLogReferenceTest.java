@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.ebb.server.differential.ReferenceRedis;
 import dev.ebb.server.embedded.EbbExtension;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -32,54 +33,26 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * built by either counts the same in both, PFADDs on a carried value keep the two byte-identical,
  * and PFMERGE / PFCOUNT of several keys agree, sparse and dense, at several hll-sparse-max-bytes.
  *
- * <p>The test starts the reference itself, on a free port among 6460-6469, from
- * {@code -Debb.reference.redisServer=PATH} or else {@code shared/reference/redis-7.2.4/redis-server}
- * found in a parent directory, and stops it (its own process) afterwards. Without a binary that
- * runs, every test is skipped saying why.
+ * <p>The test starts the reference itself ({@link ReferenceRedis}: on a free port, from
+ * {@code shared/reference/redis-7.2.4/redis-server} beside the project or an ancestor) and stops
+ * it (its own process) afterwards. Without a binary that runs, every test is skipped saying why.
  */
 class HyperLogLogReferenceTest {
-    private static final String VERSION = "7.2.4";
-    private static final String RELATIVE_BINARY = "shared/reference/redis-7.2.4/redis-server";
-
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension();
 
-    private static Process reference;
+    private static ReferenceRedis reference;
     private static int referencePort;
     /** Why the reference is not available, or null when it runs. */
     private static String skipReason;
 
     @BeforeAll
-    static void startReference() throws Exception {
-        Path binary = referenceBinary();
-        if (binary == null) {
-            skipReason = "no reference redis-server: set -Debb.reference.redisServer=PATH or provide "
-                    + RELATIVE_BINARY + " in a parent directory";
-            return;
-        }
-        referencePort = freePort();
-        if (referencePort < 0) {
-            skipReason = "no free port in 6460-6469 for the reference redis-server";
-            return;
-        }
-        Path dir = Files.createTempDirectory("hll-reference");
-        Path log = dir.resolve("redis.log");
-        reference = new ProcessBuilder(binary.toString(), "--port", Integer.toString(referencePort),
-                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no",
-                "--dir", dir.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        String version = null;
-        while (version == null && reference.isAlive() && System.nanoTime() < deadline) {
-            version = versionAnswering(referencePort);
-            if (version == null) {
-                Thread.sleep(50);
-            }
-        }
-        if (version == null) {
-            skipReason = binary + " did not answer on port " + referencePort + "; its output: " + readQuietly(log);
-        } else if (!version.equals(VERSION)) {
-            skipReason = binary + " is redis " + version + ", not " + VERSION;
+    static void startReference() {
+        reference = ReferenceRedis.startOrNull();
+        if (reference == null) {
+            skipReason = ReferenceRedis.unavailableReason;
+        } else {
+            referencePort = reference.port();
         }
     }
 
@@ -90,59 +63,9 @@ class HyperLogLogReferenceTest {
     }
 
     @AfterAll
-    static void stopReference() throws Exception {
+    static void stopReference() {
         if (reference != null) {
-            reference.destroy();
-            if (!reference.waitFor(10, TimeUnit.SECONDS)) {
-                reference.destroyForcibly();
-            }
-        }
-    }
-
-    private static Path referenceBinary() {
-        String configured = System.getProperty("ebb.reference.redisServer");
-        if (configured != null) {
-            return Files.isExecutable(Path.of(configured)) ? Path.of(configured) : null;
-        }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve(RELATIVE_BINARY);
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
-    }
-
-    private static int freePort() {
-        for (int port = 6460; port <= 6469; port++) {
-            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                return port;
-            } catch (IOException inUse) {
-                // try the next one
-            }
-        }
-        return -1;
-    }
-
-    /** The redis_version the server on {@code port} reports, or null if nothing answers yet. */
-    private static String versionAnswering(int port) {
-        try (Jedis j = new Jedis("127.0.0.1", port, 1000)) {
-            for (String line : j.info("server").split("\r\n")) {
-                if (line.startsWith("redis_version:")) {
-                    return line.substring("redis_version:".length());
-                }
-            }
-            return "unknown";
-        } catch (RuntimeException notYet) {
-            return null;
-        }
-    }
-
-    private static String readQuietly(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            return "(unreadable: " + e + ")";
+            reference.close();
         }
     }
 

@@ -283,6 +283,27 @@ class MemoryCommandsTest {
         }
     }
 
+    /** A quicklist's effort is its node count as Redis splits it (redis-server 7.2.4 gave these counts). */
+    @Test
+    void unlinkOfAQuicklistShouldCountByRedisNodes() {
+        try (Jedis j = connect()) {
+            String[] tiny = new String[10_000];
+            java.util.Arrays.fill(tiny, "a");
+            String[] wide = new String[1_000];
+            java.util.Arrays.fill(wide, "x".repeat(100));
+            for (int i = 0; i < 10; i++) {
+                j.rpush("short-elements", tiny);
+                j.rpush("long-elements", wide);
+            }
+            j.configResetStat();
+
+            j.unlink("short-elements");
+            assertEquals("0", info(j, "memory").get("lazyfreed_objects"), "100,000 one-byte elements: ~25 nodes");
+            j.unlink("long-elements");
+            assertEquals("1", info(j, "memory").get("lazyfreed_objects"), "10,000 100-byte elements: ~140 nodes");
+        }
+    }
+
     @Test
     void unlinkShouldCountOnlyValuesRedisFreesInTheBackground() {
         try (Jedis j = connect()) {

@@ -3,6 +3,7 @@ package dev.ebb.server.differential;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -71,7 +72,13 @@ public final class ReferenceRedis implements AutoCloseable {
                     return null;
                 }
                 try (Socket s = new Socket("127.0.0.1", port)) {
-                    return redis;
+                    if (processId(s) == process.pid()) {
+                        return redis;
+                    }
+                    // Another server took the port between the probe and the start: not ours.
+                    redis.close();
+                    unavailableReason = "port " + port + " was taken by another server";
+                    return null;
                 } catch (IOException notYet) {
                     Thread.sleep(20);
                 }
@@ -83,6 +90,30 @@ public final class ReferenceRedis implements AutoCloseable {
             unavailableReason = "reference redis-server could not start: " + e;
             return null;
         }
+    }
+
+    /** The process_id INFO server reports on {@code s}, or -1. */
+    private static long processId(Socket s) throws IOException {
+        s.setSoTimeout(5000);
+        s.getOutputStream().write("*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n".getBytes(StandardCharsets.US_ASCII));
+        java.io.InputStream in = s.getInputStream();
+        StringBuilder header = new StringBuilder();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0) {
+                throw new IOException("connection closed");
+            }
+            header.append((char) b);
+        }
+        if (header.charAt(0) != '$') {
+            throw new IOException("not ready: " + header);
+        }
+        String info = new String(in.readNBytes(Integer.parseInt(header.substring(1).trim())), StandardCharsets.US_ASCII);
+        for (String line : info.split("\r\n")) {
+            if (line.startsWith("process_id:")) {
+                return Long.parseLong(line.substring("process_id:".length()).trim());
+            }
+        }
+        return -1;
     }
 
     public int port() {

@@ -97,6 +97,11 @@ public final class ListValue implements MemoryEstimated {
         return list;
     }
 
+    /** The number of quicklist nodes Redis would hold for this list: 1 while it is a listpack. O(1). */
+    public int quicklistNodes() {
+        return shape == null ? 1 : shape.nodes();
+    }
+
     /** After building a list from {@link #quicklist}: a listpack if its one node fits the limit. O(1). */
     public void settleBuilt(int fill) {
         if (shape != null) {

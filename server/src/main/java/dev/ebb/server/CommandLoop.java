@@ -92,7 +92,14 @@ final class CommandLoop {
             return;
         }
         if (msg instanceof byte[][]) {
-            server.call(c, (byte[][]) msg);
+            if (!c.replyMuted()) {
+                server.call(c, (byte[][]) msg);
+            } else {
+                c.muteStart();
+                server.call(c, (byte[][]) msg);
+                c.muteEnd();
+            }
+            c.commandDone();
             if (c.outputBytes() >= server.outputLimitFloor()) {
                 // As Redis checks after every reply it adds: a pipeline of big replies is cut at its
                 // limit, not once the whole read has run.

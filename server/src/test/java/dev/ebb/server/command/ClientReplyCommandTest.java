@@ -1,9 +1,9 @@
 package dev.ebb.server.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.embedded.EbbExtension;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
@@ -28,6 +28,16 @@ class ClientReplyCommandTest {
 
             assertEquals("+OK\r\n", s.call("client", "reply", "on"));
             assertEquals("$1\r\nv\r\n", s.call("get", "off-k"));
+        }
+    }
+
+    @Test
+    void protocolErrorUnderOffShouldCloseWithoutAnErrorReply() throws Exception {
+        try (RespTestSocket s = new RespTestSocket(ebb)) {
+            s.send("client", "reply", "off");
+            s.sendRaw("*1\r\n$abc\r\n");
+
+            assertTrue(s.closedByServer());
         }
     }
 

@@ -104,6 +104,8 @@ public final class BlockingKeys {
     private final TreeSet<Waiter> deadlines = new TreeSet<>(
             Comparator.comparingLong((Waiter w) -> w.deadlineMs).thenComparingLong(w -> w.sequence));
     private final LinkedHashSet<WaitKey> ready = new LinkedHashSet<>();
+    /** Clients answered by CLIENT UNBLOCK whose held input runs after the current command. */
+    private final ArrayDeque<Waiter> unblocked = new ArrayDeque<>();
     private final Runnable timerTask = this::timerFired;
     private CommandLoop loop;
     private long nextSequence;
@@ -220,11 +222,14 @@ public final class BlockingKeys {
      * call picks up what they made ready.
      */
     void handleReadyKeys() {
-        if (handling || ready.isEmpty()) {
+        if (handling || (ready.isEmpty() && unblocked.isEmpty())) {
             return;
         }
         handling = true;
         try {
+            while (!unblocked.isEmpty()) {
+                resume(unblocked.poll());
+            }
             while (!ready.isEmpty()) {
                 Iterator<WaitKey> it = ready.iterator();
                 WaitKey key = it.next();
@@ -260,7 +265,7 @@ public final class BlockingKeys {
             }
             server.markErrors();
             long start = System.nanoTime();
-            if (!w.retry.retry(w.client)) {
+            if (!retry(w)) {
                 return;
             }
             logServed(w, System.nanoTime() - start);
@@ -326,12 +331,60 @@ public final class BlockingKeys {
             remove(w);
             server.markErrors();
             long start = System.nanoTime();
-            w.onTimeout.reply(w.client);
+            finalReply(w, null);
             logServed(w, System.nanoTime() - start);
             resume(w);
         }
         if (!deadlines.isEmpty()) {
             armTimer(deadlines.first().deadlineMs);
+        }
+    }
+
+    /**
+     * CLIENT UNBLOCK: answers blocked {@code c} now, with its timeout reply or with {@code error},
+     * and queues it to resume (its held input runs) once the current command is done, as Redis
+     * unblocks it. Returns false, doing nothing, if {@code c} is not blocked.
+     */
+    public boolean unblock(Client c, String error) {
+        Waiter w = blocked.get(c);
+        if (w == null) {
+            return false;
+        }
+        remove(w);
+        server.markErrors();
+        long start = System.nanoTime();
+        finalReply(w, error);
+        logServed(w, System.nanoTime() - start);
+        unblocked.add(w);
+        return true;
+    }
+
+    /** Re-runs {@code w}'s serving step; what it replies is dropped if the client's replies are off. */
+    private boolean retry(Waiter w) {
+        Client c = w.client;
+        if (!c.replyMuted()) {
+            return w.retry.retry(c);
+        }
+        c.muteStart();
+        boolean served = w.retry.retry(c);
+        c.muteEnd();
+        return served;
+    }
+
+    /** Writes {@code w}'s timeout reply, or {@code error} if not null; dropped if the client's replies are off. */
+    private void finalReply(Waiter w, String error) {
+        Client c = w.client;
+        boolean muted = c.replyMuted();
+        if (muted) {
+            c.muteStart();
+        }
+        if (error == null) {
+            w.onTimeout.reply(c);
+        } else {
+            c.reply().error(error);
+        }
+        if (muted) {
+            c.muteEnd();
         }
     }
 
@@ -356,6 +409,7 @@ public final class BlockingKeys {
             return;
         }
         Client c = w.client;
+        c.commandDone();
         for (int i = 0; i < w.heldInput.size(); i++) {
             Object msg = w.heldInput.get(i);
             if (!holdIfBlocked(c, msg)) {

@@ -24,6 +24,12 @@ public final class Client {
      * exempts them. See {@link #exemptFromIdleTimeout()}.
      */
     public static final int FLAG_IDLE_TIMEOUT_EXEMPT = 1 << 4;
+    /** CLIENT REPLY OFF: nothing the client's own commands reply is sent. */
+    public static final int FLAG_REPLY_OFF = 1 << 5;
+    /** CLIENT REPLY SKIP was the last command: the next command's reply is dropped. */
+    public static final int FLAG_REPLY_SKIP_NEXT = 1 << 6;
+    /** The reply of the command being run is dropped (the command after CLIENT REPLY SKIP). */
+    public static final int FLAG_REPLY_SKIP = 1 << 7;
 
     private final long id;
     private final Channel channel;
@@ -53,6 +59,8 @@ public final class Client {
     /** True while the client is queued in {@link Server#markPendingWrite} for the next flush. */
     boolean pendingWrite;
     private boolean denyBlocking;
+    /** Where the muted command's reply began ({@link #muteStart}), or -1 when replies are sent. */
+    private long muteMark = -1;
     private boolean script;
 
     Client(long id, Channel channel, Server server, String addr, String laddr, long createdMs) {
@@ -189,6 +197,54 @@ public final class Client {
         dev.ebb.resp.RespDecoder decoder = decoder();
         if (decoder != null) {
             decoder.authRequired(!authenticated);
+        }
+    }
+
+    /** Whether the command about to run replies to nobody (CLIENT REPLY OFF, or SKIP's next command). */
+    boolean replyMuted() {
+        return (flags & (FLAG_REPLY_OFF | FLAG_REPLY_SKIP)) != 0;
+    }
+
+    /** Starts dropping what the command about to run replies (see {@link #muteEnd}). */
+    void muteStart() {
+        muteMark = reply.pendingBytes();
+    }
+
+    /** Drops what the muted command replied, pushes excepted; replies are sent again. */
+    void muteEnd() {
+        if (replyMuted()) {
+            // Not after CLIENT REPLY ON, which cleared the flags before its +OK.
+            reply.discardFrom(muteMark);
+        }
+        muteMark = -1;
+    }
+
+    /**
+     * Before a pub/sub push is written to this client: a muted command's own reply so far is
+     * dropped, as Redis sends pushes (subscribe confirmations, messages) even under CLIENT REPLY
+     * OFF. Call {@link #afterPush} once the push is written.
+     */
+    public void beforePush() {
+        if (muteMark >= 0) {
+            reply.discardFrom(muteMark);
+        }
+    }
+
+    /** After a push is written: it is kept whatever the muted command replies after it. */
+    public void afterPush() {
+        if (muteMark >= 0) {
+            muteMark = reply.pendingBytes();
+        }
+    }
+
+    /**
+     * A command was processed: SKIP applies to the command after CLIENT REPLY SKIP only. A command
+     * that blocked is done when it is served, times out or is unblocked.
+     */
+    void commandDone() {
+        if ((flags & (FLAG_REPLY_SKIP | FLAG_REPLY_SKIP_NEXT)) != 0 && !server.blockingKeys().isBlocked(this)) {
+            flags = (flags & FLAG_REPLY_SKIP_NEXT) != 0
+                    ? (flags & ~FLAG_REPLY_SKIP_NEXT) | FLAG_REPLY_SKIP : flags & ~FLAG_REPLY_SKIP;
         }
     }
 

@@ -92,7 +92,14 @@ final class CommandLoop {
             return;
         }
         if (msg instanceof byte[][]) {
-            server.call(c, (byte[][]) msg);
+            if (!c.replyMuted()) {
+                server.call(c, (byte[][]) msg);
+            } else {
+                c.muteStart();
+                server.call(c, (byte[][]) msg);
+                c.muteEnd();
+            }
+            c.commandDone();
             if (c.outputBytes() >= server.outputLimitFloor()) {
                 // As Redis checks after every reply it adds: a pipeline of big replies is cut at its
                 // limit, not once the whole read has run.
@@ -101,7 +108,11 @@ final class CommandLoop {
         } else if (msg instanceof RespProtocolError) {
             RespProtocolError error = (RespProtocolError) msg;
             if (error.reply()) {
-                c.reply().error(error.message());
+                // Under CLIENT REPLY OFF the error is dropped too. Redis then leaves the connection
+                // open (it closes after a reply that never comes); Ebb closes it.
+                if (!c.replyMuted()) {
+                    c.reply().error(error.message());
+                }
             } else {
                 LOG.warn("Closing client that reached max query buffer length: id={} addr={}", c.id(), c.addr());
             }

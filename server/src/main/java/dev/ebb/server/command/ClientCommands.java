@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * CLIENT: ID, SETNAME, GETNAME, GETREDIR, SETINFO, LIST, INFO, KILL, NO-EVICT, NO-TOUCH, HELP.
- * Not offered: PAUSE/UNPAUSE and REPLY (they need the command loop to hold or drop a client's
- * work), CACHING/TRACKING/TRACKINGINFO and UNBLOCK (no tracking, no blocking commands yet).
+ * CLIENT: ID, SETNAME, GETNAME, GETREDIR, SETINFO, LIST, INFO, KILL, REPLY, UNBLOCK, NO-EVICT,
+ * NO-TOUCH, HELP. Not offered: PAUSE/UNPAUSE (the command loop does not hold clients' work yet),
+ * CACHING/TRACKING/TRACKINGINFO (no tracking).
  *
  * <p>CLIENT LIST / INFO lines carry Redis 7.2's fields in Redis's order. Fields Ebb cannot know
  * truthfully are reported as zero, and each is named here: {@code rbs} and {@code rbp} describe
@@ -77,6 +77,15 @@ public final class ClientCommands {
                         .sub(spec("kill", -3, admin, 0, 0, 0, ClientCommands::kill)
                                 .doc(CommandGroup.CONNECTION, "2.4.0", "Terminates open connections.", KILL_SYNTAX)
                                 .complexity("O(N) where N is the number of client connections"))
+                        .sub(spec("reply", 3, flags, 0, 0, 0, ClientCommands::reply)
+                                .doc(CommandGroup.CONNECTION, "3.2.0",
+                                        "Instructs the server whether to reply to commands.", "<ON | OFF | SKIP>")
+                                .complexity("O(1)"))
+                        .sub(spec("unblock", -3, admin, 0, 0, 0, ClientCommands::unblock)
+                                .doc(CommandGroup.CONNECTION, "5.0.0",
+                                        "Unblocks a client blocked by a blocking command from a different connection.",
+                                        "client-id [TIMEOUT | ERROR]")
+                                .complexity("O(log N) where N is the number of client connections"))
                         .sub(spec("no-evict", 3, admin, 0, 0, 0, ClientCommands::noEvict)
                                 .doc(CommandGroup.CONNECTION, "7.0.0",
                                         "Sets the client eviction mode of the connection.", "<ON | OFF>")
@@ -294,6 +303,54 @@ public final class ClientCommands {
         }
     }
 
+    /**
+     * CLIENT REPLY ON|OFF|SKIP. OFF and SKIP reply nothing (their own reply is the first dropped);
+     * the command loop drops the replies while {@link Client#FLAG_REPLY_OFF} or
+     * {@link Client#FLAG_REPLY_SKIP} is set, pub/sub pushes excepted. SKIP under OFF does nothing.
+     */
+    static void reply(Client c, byte[][] argv) {
+        byte[] mode = argv[2];
+        if (Arguments.is(mode, "on")) {
+            c.setFlag(Client.FLAG_REPLY_OFF | Client.FLAG_REPLY_SKIP, false);
+            c.reply().ok();
+        } else if (Arguments.is(mode, "off")) {
+            c.setFlag(Client.FLAG_REPLY_OFF, true);
+        } else if (Arguments.is(mode, "skip")) {
+            if (!c.hasFlag(Client.FLAG_REPLY_OFF)) {
+                c.setFlag(Client.FLAG_REPLY_SKIP_NEXT, true);
+            }
+        } else {
+            c.reply().error(Errors.SYNTAX);
+        }
+    }
+
+    /**
+     * CLIENT UNBLOCK id [TIMEOUT|ERROR]: 1 if client {@code id} was blocked on keys (BLPOP and
+     * friends) and is now answered, with its timeout reply or the UNBLOCKED error; else 0. As in
+     * Redis the reason is checked before the id, and a fifth argument is an unknown subcommand.
+     */
+    static void unblock(Client c, byte[][] argv) {
+        if (argv.length > 4) {
+            c.reply().error(Errors.unknownSubcommandOrArity(argv[1], "CLIENT"));
+            return;
+        }
+        String error = null;
+        if (argv.length == 4) {
+            if (Arguments.is(argv[3], "error")) {
+                error = Errors.UNBLOCKED;
+            } else if (!Arguments.is(argv[3], "timeout")) {
+                c.reply().error(Errors.CLIENT_UNBLOCK_REASON);
+                return;
+            }
+        }
+        long id = Arguments.longOrReply(c, argv[2]);
+        if (id == Arguments.INVALID) {
+            return;
+        }
+        Client target = c.server().client(id);
+        c.reply().integer(target != null && c.server().blockingKeys().unblock(target, error) ? 1 : 0);
+    }
+
     static void noEvict(Client c, byte[][] argv) {
         setFlagOrReply(c, argv[2], Client.FLAG_NO_EVICT);
     }
@@ -351,12 +408,16 @@ public final class ClientCommands {
                 "    Return information about client connections. Options:",
                 "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
                 "      Return clients of specified type.",
+                "REPLY (ON|OFF|SKIP)",
+                "    Control the replies sent to the current connection.",
                 "SETNAME <name>",
                 "    Assign the name <name> to the current connection.",
                 "SETINFO <option> <value>",
                 "    Set client meta attr. Options are:",
                 "    * LIB-NAME: the client lib name.",
                 "    * LIB-VER: the client lib version.",
+                "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+                "    Unblock the specified blocked client.",
                 "NO-EVICT (ON|OFF)",
                 "    Protect current client connection from eviction.",
                 "NO-TOUCH (ON|OFF)",

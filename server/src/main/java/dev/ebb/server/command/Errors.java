@@ -68,6 +68,9 @@ public final class Errors {
             "ERR Client names cannot contain spaces, newlines or special characters.";
     public static final String NO_SUCH_CLIENT = "ERR No such client";
     public static final String CLIENT_ID_NOT_POSITIVE = "ERR client-id should be greater than 0";
+    public static final String CLIENT_UNBLOCK_REASON = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
+    /** The error a client blocked in BLPOP and friends receives from CLIENT UNBLOCK id ERROR. */
+    public static final String UNBLOCKED = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
     public static final String INVALID_CLIENT_ID = "ERR Invalid client ID";
     public static final String INVALID_COMMAND_SPECIFIED = "ERR Invalid command specified";
     public static final String COMMAND_HAS_NO_KEYS = "ERR The command has no key arguments";
@@ -207,9 +210,10 @@ public final class Errors {
         return "ERR " + printable(attribute) + " cannot contain spaces, newlines or special characters.";
     }
 
-    /** {@code ERR unknown subcommand or wrong number of arguments for 'foo'. Try DEBUG HELP.} */
-    public static String debugUnknownSubcommand(byte[] sub) {
-        return "ERR unknown subcommand or wrong number of arguments for '" + printable(sub) + "'. Try DEBUG HELP.";
+    /** {@code ERR unknown subcommand or wrong number of arguments for 'foo'. Try CLIENT HELP.} */
+    public static String unknownSubcommandOrArity(byte[] sub, String container) {
+        return "ERR unknown subcommand or wrong number of arguments for '" + printable(sub) + "'. Try " + container
+                + " HELP.";
     }
 
     /** {@code ERR Unknown PFDEBUG subcommand 'foo'}. */

@@ -211,7 +211,7 @@ public final class ServerCommands {
         } else if (Arguments.is(argv[1], "sleep") && argv.length == 3) {
             debugSleep(c, argv[2]);
         } else {
-            c.reply().error(Errors.debugUnknownSubcommand(argv[1]));
+            c.reply().error(Errors.unknownSubcommandOrArity(argv[1], "DEBUG"));
         }
     }
 

@@ -170,8 +170,9 @@ public final class PubSub {
     }
 
     private static void confirm(Client c, String kind, byte[] name, int count) {
-        RespWriter w = c.reply();
-        w.pushHeader(3).bulk(kind).bulk(name).integer(count);
+        c.beforePush();
+        c.reply().pushHeader(3).bulk(kind).bulk(name).integer(count);
+        c.afterPush();
     }
 
     // ------------------------------------------------------------------ publishing
@@ -242,6 +243,7 @@ public final class PubSub {
     }
 
     private static void write(Client sub, byte[] kind, byte[] pattern, byte[] channel, byte[] message) {
+        sub.beforePush();
         RespWriter w = sub.reply();
         if (pattern != null) {
             w.pushHeader(4).raw(PMESSAGE_BULK).bulk(pattern);
@@ -249,6 +251,7 @@ public final class PubSub {
             w.pushHeader(3).raw(kind == SMESSAGE ? SMESSAGE_BULK : MESSAGE_BULK);
         }
         w.bulk(channel).bulkRef(message);
+        sub.afterPush();
     }
 
     /** Appends the messages held back while {@code c}'s own command ran, after its reply. */

@@ -52,6 +52,12 @@ final class RespTestSocket implements Closeable {
         out.flush();
     }
 
+    /** Sends {@code bytes} (Latin-1) as they are: malformed requests, inline commands. */
+    void sendRaw(String bytes) throws IOException {
+        out.write(bytes.getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
     /** Sends {@code args} and returns the reply. */
     String call(String... args) throws IOException {
         send(args);

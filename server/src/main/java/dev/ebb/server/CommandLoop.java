@@ -149,6 +149,9 @@ final class CommandLoop {
         Channel ch = c.channel();
         RespWriter reply = c.reply();
         ByteBuf piece = reply.next(WRITE_PIECE);
+        if (piece != null) {
+            c.repliedSinceRead(true);
+        }
         while (piece != null) {
             server.stats().netOutputBytes.addAndGet(piece.readableBytes());
             if (!reply.hasPending() || !ch.isWritable()) {

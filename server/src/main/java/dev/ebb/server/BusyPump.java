@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * script is past the threshold, its watchdog calls {@link #serve} every millisecond or so, still
  * on the loop thread: for every other connection it reads what the socket holds straight from the
  * socket's file descriptor (non-blocking) and passes the bytes down the connection's own pipeline,
- * as the event loop would, then writes the replies out itself (not through the loop's flush, which
- * would also offer the expire cycle a turn: no key may expire under a running script). The decoder and handler run as usual, {@link Server#call} sees
+ * as the event loop would, then writes the replies out with {@link CommandLoop#writeNow} (not the
+ * loop's flush, which would also offer the expire cycle a turn: no key may expire under a running
+ * script), so writability, output-buffer limits and close-after-reply apply as usual. The decoder and handler run as usual, {@link Server#call} sees
  * the busy script and answers through {@link #callWhileBusy}: {@code -BUSY} for everything except
  * commands flagged {@code allow_busy} (SCRIPT KILL, SHUTDOWN NOSAVE); replies are flushed at once.
  * The script's own caller is not read (its next commands wait for the script's reply). Reading
@@ -73,7 +74,7 @@ public final class BusyPump {
                 continue;
             }
             if (readAvailable(ch)) {
-                flush(server, c, ch);
+                server.loop().writeNow(c);
             }
         }
     }
@@ -98,21 +99,6 @@ public final class BusyPump {
                 return;
             }
             listener.pipeline().fireChannelRead(new EpollSocketChannel(fd));
-        }
-    }
-
-    /** Writes the replies at once (what the loop does after a read, minus the cron's expiry offer). */
-    private static void flush(Server server, Client c, Channel ch) {
-        ByteBuf out = c.reply().take();
-        if (out != null) {
-            server.stats().netOutputBytes.addAndGet(out.readableBytes());
-            if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
-                ch.writeAndFlush(out).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
-            } else {
-                ch.writeAndFlush(out, ch.voidPromise());
-            }
-        } else if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
-            ch.close();
         }
     }
 

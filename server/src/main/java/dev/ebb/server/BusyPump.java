@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.Socket;
 import io.netty.channel.unix.UnixChannel;
 import java.io.IOException;
@@ -98,7 +99,32 @@ public final class BusyPump {
             if (fd < 0) {
                 return;
             }
-            listener.pipeline().fireChannelRead(new EpollSocketChannel(fd));
+            EpollSocketChannel child;
+            try {
+                // Netty's own accept builds the child with the listener as parent, through a
+                // constructor that is not public; the pipeline does not need the parent.
+                child = new EpollSocketChannel(fd);
+            } catch (RuntimeException e) {
+                // A peer that reset before its socket could be set up (ChannelException): dropped,
+                // as Netty's accept drops it, and the script goes on.
+                LOG.debug("Dropped a connection accepted while a script is busy: {}", listener, e);
+                closeQuietly(fd);
+                continue;
+            }
+            try {
+                listener.pipeline().fireChannelRead(child);
+            } catch (RuntimeException e) {
+                LOG.warn("Failed to register a connection accepted while a script is busy: {}", child, e);
+                child.unsafe().closeForcibly();
+            }
+        }
+    }
+
+    private static void closeQuietly(int fd) {
+        try {
+            new FileDescriptor(fd).close();
+        } catch (IOException e) {
+            LOG.debug("Closing an accepted socket failed", e);
         }
     }
 

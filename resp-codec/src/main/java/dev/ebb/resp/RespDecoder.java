@@ -41,17 +41,21 @@ import java.util.List;
  * {@code too big bulk count string}) when, after a read, more than 64 KB
  * ({@code PROTO_INLINE_MAX_SIZE}) of input from the line's start is buffered and none of it is the
  * terminator. It is a limit on buffered input, not on line length: a terminator that arrives in the
- * same read as the bytes past 64 KB saves the line, so Redis 7.2.4 accepts a 70 KB inline command
- * sent in one write, and refuses it when the first 64 KB + 1 bytes come in a read of their own.
+ * same read as the bytes past 64 KB saves the line. How far past 64 KB that read goes depends on
+ * Redis's query buffer, which grows greedily: measured on 7.2.4 (strace), a fresh connection reads
+ * 16,384 then 65,526 bytes, so a line written at once is accepted up to 81,910 bytes; behind a
+ * small command in the same write the reads are 16,384, 49,152, then 98,300 bytes, and a line of
+ * 163,830 bytes is accepted. It never accepts more: no read that starts at most 64 KB into a line
+ * goes past 160 KB. A line split so that more than 64 KB of it arrives alone is refused.
  * Ebb applies the test each time the socket has been read dry ({@link #channelReadComplete}), not
- * after each of Netty's reads, whose sizes are Netty's choice (2 KB, then growing) and would split a
- * line that arrived at once; and, as Redis's 16 KB reads ({@code PROTO_IOBUF_LEN}) bound what one
- * read adds, a line is refused as soon as 64 + 16 KB of it are searched without the terminator.
- * So a line is accepted when its terminator is within 64 KB, refused when it is not within the
- * first 80 KB, and in between accepted when it arrived at once (the reference accepts lines of up
- * to 81,910 bytes written at once on loopback, and 70 KB lines every time). A stream without a
- * terminator is refused once more than 64 KB of it has arrived and the socket is dry, or 80 KB of
- * it is searched: it costs at most 80 KB plus one read (Netty's reads are at most 64 KB).
+ * after each of Netty's reads, whose sizes are Netty's choice and would split a line that arrived
+ * at once; and a line is refused as soon as {@link #MAX_LINE_SEARCH} (160 KB) of it are searched
+ * without the terminator. So a line is accepted when its terminator is within 64 KB, refused when
+ * it is not within the first 160 KB, and in between accepted when it arrived at once: everything
+ * Redis can accept, whatever its buffer's history (and, on a fresh connection, lines of 80 to
+ * 160 KB it refuses). A stream without a terminator is refused once more than 64 KB of it has
+ * arrived and the socket is dry, or 160 KB of it is searched: it costs at most 160 KB plus one
+ * read (Netty's reads are at most 64 KB).
  *
  * <h2>Connections that still have to authenticate</h2>
  * While {@link #authRequired(boolean)} is set (the server sets it from the connection's AUTH
@@ -103,8 +107,8 @@ import java.util.List;
 public final class RespDecoder extends ByteToMessageDecoder {
     /** Most input of a line buffered without its terminator: Redis's {@code PROTO_INLINE_MAX_SIZE}. */
     static final int MAX_LINE_LENGTH = 64 * 1024;
-    /** Redis's read size ({@code PROTO_IOBUF_LEN}): how far past {@link #MAX_LINE_LENGTH} one read can take a line. */
-    static final int READ_STEP = 16 * 1024;
+    /** Most of a line searched for its terminator: the furthest Redis's read past {@link #MAX_LINE_LENGTH} can take it. */
+    static final int MAX_LINE_SEARCH = 160 * 1024;
     /** Most arguments a connection that still has to authenticate may declare. */
     static final int UNAUTHENTICATED_MAX_ARGUMENTS = 10;
     /** Longest argument a connection that still has to authenticate may declare. */
@@ -150,7 +154,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /** Bytes of the current line, from the reader index, already searched for its terminator. */
     private int lineScanned;
-    /** Set by {@link #findLineEnd} when {@link #MAX_LINE_LENGTH} + {@link #READ_STEP} bytes of the line hold no terminator. */
+    /** Set by {@link #findLineEnd} when {@link #MAX_LINE_SEARCH} bytes of the line hold no terminator. */
     private boolean lineTooLong;
     /** Set by {@link #parseNumber}: false when the digits do not follow Redis's {@code string2ll}. */
     private boolean numberValid;
@@ -434,12 +438,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /**
      * Offset from the reader index of the first byte {@code finder} stops at within the current line,
-     * or -1 when it has not arrived; then {@link #lineTooLong} tells whether {@link #MAX_LINE_LENGTH}
-     * + {@link #READ_STEP} bytes were searched without it. Bytes already searched are not searched
+     * or -1 when it has not arrived; then {@link #lineTooLong} tells whether {@link #MAX_LINE_SEARCH}
+     * bytes were searched without it. Bytes already searched are not searched
      * again. The test on what is buffered when the socket is read dry is {@link #channelReadComplete}'s.
      */
     private int findLineEnd(ByteBuf in, ByteProcessor finder) {
-        int searchable = Math.min(in.readableBytes(), MAX_LINE_LENGTH + READ_STEP);
+        int searchable = Math.min(in.readableBytes(), MAX_LINE_SEARCH);
         if (lineScanned < searchable) {
             int found = in.forEachByte(in.readerIndex() + lineScanned, searchable - lineScanned, finder);
             if (found >= 0) {
@@ -448,7 +452,7 @@ public final class RespDecoder extends ByteToMessageDecoder {
             }
             lineScanned = searchable;
         }
-        lineTooLong = lineScanned >= MAX_LINE_LENGTH + READ_STEP;
+        lineTooLong = lineScanned >= MAX_LINE_SEARCH;
         return -1;
     }
 

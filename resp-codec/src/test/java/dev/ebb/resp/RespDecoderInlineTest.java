@@ -174,8 +174,8 @@ class RespDecoderInlineTest {
     }
 
     @Test
-    void acceptsALineWhoseNewlineEndsItsFirst80KilobytesWhenItArrivesAtOnce() {
-        String value = "x".repeat(80 * 1024 - "ECHO \r\n".length());
+    void acceptsALineWhoseNewlineEndsItsFirst160KilobytesWhenItArrivesAtOnce() {
+        String value = "x".repeat(160 * 1024 - "ECHO \r\n".length());
         DecoderHarness harness = new DecoderHarness();
 
         harness.feed(bytes("ECHO " + value + "\r\n"));
@@ -185,8 +185,8 @@ class RespDecoderInlineTest {
     }
 
     @Test
-    void refusesALineWhoseNewlineIsPastItsFirst80KilobytesEvenWhenItArrivesAtOnce() {
-        String value = "x".repeat(80 * 1024 - "ECHO \r\n".length() + 1);
+    void refusesALineWhoseNewlineIsPastItsFirst160KilobytesEvenWhenItArrivesAtOnce() {
+        String value = "x".repeat(160 * 1024 - "ECHO \r\n".length() + 1);
         DecoderHarness harness = new DecoderHarness();
 
         harness.feed(bytes("ECHO " + value + "\r\n"));

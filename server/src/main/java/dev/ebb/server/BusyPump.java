@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.Socket;
 import io.netty.channel.unix.UnixChannel;
 import java.io.IOException;
@@ -25,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * script is past the threshold, its watchdog calls {@link #serve} every millisecond or so, still
  * on the loop thread: for every other connection it reads what the socket holds straight from the
  * socket's file descriptor (non-blocking) and passes the bytes down the connection's own pipeline,
- * as the event loop would, then writes the replies out itself (not through the loop's flush, which
- * would also offer the expire cycle a turn: no key may expire under a running script). The decoder and handler run as usual, {@link Server#call} sees
+ * as the event loop would, then writes the replies out with {@link CommandLoop#writeNow} (not the
+ * loop's flush, which would also offer the expire cycle a turn: no key may expire under a running
+ * script), so writability, output-buffer limits and close-after-reply apply as usual. The decoder and handler run as usual, {@link Server#call} sees
  * the busy script and answers through {@link #callWhileBusy}: {@code -BUSY} for everything except
  * commands flagged {@code allow_busy} (SCRIPT KILL, SHUTDOWN NOSAVE); replies are flushed at once.
  * The script's own caller is not read (its next commands wait for the script's reply). Reading
@@ -73,7 +75,7 @@ public final class BusyPump {
                 continue;
             }
             if (readAvailable(ch)) {
-                flush(server, c, ch);
+                server.loop().writeNow(c);
             }
         }
     }
@@ -97,22 +99,32 @@ public final class BusyPump {
             if (fd < 0) {
                 return;
             }
-            listener.pipeline().fireChannelRead(new EpollSocketChannel(fd));
+            EpollSocketChannel child;
+            try {
+                // Netty's own accept builds the child with the listener as parent, through a
+                // constructor that is not public; the pipeline does not need the parent.
+                child = new EpollSocketChannel(fd);
+            } catch (RuntimeException e) {
+                // A peer that reset before its socket could be set up (ChannelException): dropped,
+                // as Netty's accept drops it, and the script goes on.
+                LOG.debug("Dropped a connection accepted while a script is busy: {}", listener, e);
+                closeQuietly(fd);
+                continue;
+            }
+            try {
+                listener.pipeline().fireChannelRead(child);
+            } catch (RuntimeException e) {
+                LOG.warn("Failed to register a connection accepted while a script is busy: {}", child, e);
+                child.unsafe().closeForcibly();
+            }
         }
     }
 
-    /** Writes the replies at once (what the loop does after a read, minus the cron's expiry offer). */
-    private static void flush(Server server, Client c, Channel ch) {
-        ByteBuf out = c.reply().take();
-        if (out != null) {
-            server.stats().netOutputBytes.addAndGet(out.readableBytes());
-            if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
-                ch.writeAndFlush(out).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
-            } else {
-                ch.writeAndFlush(out, ch.voidPromise());
-            }
-        } else if (c.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
-            ch.close();
+    private static void closeQuietly(int fd) {
+        try {
+            new FileDescriptor(fd).close();
+        } catch (IOException e) {
+            LOG.debug("Closing an accepted socket failed", e);
         }
     }
 

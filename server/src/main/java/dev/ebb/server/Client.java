@@ -49,6 +49,8 @@ public final class Client {
     private byte[][] lastArgv;
     private int flags;
     private boolean authenticated;
+    /** Replies were handed to the channel since the socket's latest read: set by the loop, cleared by the IO thread. */
+    private volatile boolean repliedSinceRead;
     private boolean closed;
     private Transaction transaction;
 
@@ -364,5 +366,19 @@ public final class Client {
         // The outbound buffer's total is a volatile the IO thread updates; it is null once closed.
         io.netty.channel.ChannelOutboundBuffer outbound = channel.unsafe().outboundBuffer();
         return reply.pendingBytes() + (outbound == null ? 0 : outbound.totalPendingWriteBytes());
+    }
+
+    /**
+     * True if replies were handed to the socket since data last arrived on it: with the loop on a
+     * thread of its own, an unauthenticated connection's commands run one per batch, each reply
+     * written before the next command runs, so this, not {@link #outputBytes}, tells that the
+     * current read has been answered already (Redis's {@code addAuthErrReply}). Any thread.
+     */
+    public boolean repliedSinceRead() {
+        return repliedSinceRead;
+    }
+
+    void repliedSinceRead(boolean replied) {
+        repliedSinceRead = replied;
     }
 }

@@ -107,18 +107,26 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    /** Counts bytes read for INFO's total_net_input_bytes; sits before the decoder. */
+    /**
+     * Counts bytes read for INFO's total_net_input_bytes and tells the client a read began
+     * ({@link Client#repliedSinceRead}); sits before the decoder.
+     */
     static final class InputCounter extends ChannelInboundHandlerAdapter {
         private final ServerStats stats;
+        private final ClientHandler handler;
 
-        InputCounter(ServerStats stats) {
+        InputCounter(ServerStats stats, ClientHandler handler) {
             this.stats = stats;
+            this.handler = handler;
         }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof ByteBuf) {
                 stats.netInputBytes.addAndGet(((ByteBuf) msg).readableBytes());
+                if (handler.client != null) {
+                    handler.client.repliedSinceRead(false);
+                }
             }
             ctx.fireChannelRead(msg);
         }

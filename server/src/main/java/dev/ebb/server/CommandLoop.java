@@ -29,7 +29,7 @@ final class CommandLoop {
     private final EventExecutor executor;
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final Cron cron;
-    /** The most {@link #write} hands the channel in one piece (a slice of a larger referenced value). */
+    /** The most {@link #writeNow} hands the channel in one piece (a slice of a larger referenced value). */
     static final int WRITE_PIECE = 256 * 1024;
 
     CommandLoop(Server server, EventExecutor executor) {
@@ -37,6 +37,7 @@ final class CommandLoop {
         this.executor = executor;
         this.cron = new Cron(this);
         server.blockingKeys().attach(this);
+        server.attach(this);
     }
 
     Cron cron() {
@@ -134,14 +135,14 @@ final class CommandLoop {
      * that received messages meanwhile.
      */
     void flush(Client c) {
-        write(c);
+        writeNow(c);
         cron.afterBatch();
         flushPendingWrites();
     }
 
     /** Writes out the clients pub/sub messages, notifications or MONITOR lines were queued for. */
     void flushPendingWrites() {
-        server.drainPendingWrites(this::write);
+        server.drainPendingWrites(this::writeNow);
     }
 
     /**
@@ -151,15 +152,19 @@ final class CommandLoop {
      * values cost no copy, and reading from the client stops until the channel drains
      * ({@link #resumeWrite}), so a client that does not read holds at most one read's worth of
      * commands' replies, all counted in its output buffer limits. Closes the client once everything
-     * is written if it asked to be closed.
+     * is written if it asked to be closed. No expiry offer: {@link BusyPump} writes with this while a
+     * script runs, when no key may expire. Loop thread only.
      */
-    private void write(Client c) {
+    void writeNow(Client c) {
         if (c.closed() || OutputBufferLimiter.enforce(server, c, server.nowMs())) {
             return;
         }
         Channel ch = c.channel();
         RespWriter reply = c.reply();
         ByteBuf piece = reply.next(WRITE_PIECE);
+        if (piece != null) {
+            c.repliedSinceRead(true);
+        }
         while (piece != null) {
             server.stats().netOutputBytes.addAndGet(piece.readableBytes());
             if (!reply.hasPending() || !ch.isWritable()) {
@@ -181,7 +186,7 @@ final class CommandLoop {
      * hold, and reads from it again once nothing is left. Loop thread only.
      */
     void resumeWrite(Client c) {
-        write(c);
+        writeNow(c);
         Channel ch = c.channel();
         if (!c.closing() && !c.reply().hasPending() && ch.isWritable() && !ch.config().isAutoRead()) {
             ch.config().setAutoRead(true);

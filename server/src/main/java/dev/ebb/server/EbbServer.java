@@ -88,10 +88,11 @@ public final class EbbServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ClientHandler handler = new ClientHandler(loop);
                         ch.pipeline()
-                                .addLast("input-counter", new ClientHandler.InputCounter(server.stats()))
+                                .addLast("input-counter", new ClientHandler.InputCounter(server.stats(), handler))
                                 .addLast("resp-decoder", new RespDecoder(limits, ioThreads > 1))
-                                .addLast("client", new ClientHandler(loop));
+                                .addLast("client", handler);
                     }
                 });
         if (epoll && config.tcpKeepalive() > 0) {

@@ -74,6 +74,8 @@ public final class Server {
     private final KeyWatches watches;
     private final ClusterNode cluster;
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
+    /** The loop that runs the commands and writes the replies; set once by its constructor. */
+    private CommandLoop loop;
     private final CrossProtocolGuard crossProtocolGuard = new CrossProtocolGuard();
     private long nowMs;
     private int executionDepth;
@@ -515,6 +517,15 @@ public final class Server {
     void unregister(Client c) {
         clients.remove(c.id());
         blockingKeys.forget(c);
+    }
+
+    void attach(CommandLoop commandLoop) {
+        this.loop = commandLoop;
+    }
+
+    /** The loop that writes replies ({@link CommandLoop#writeNow}); null before it is built. */
+    CommandLoop loop() {
+        return loop;
     }
 
     /** Clients blocked on keys (BLPOP …), and the signal write paths raise when a key may serve them. */

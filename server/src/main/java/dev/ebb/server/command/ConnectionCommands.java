@@ -211,8 +211,11 @@ public final class ConnectionCommands {
 
     /**
      * Answers a failed AUTH (or HELLO AUTH) with WRONGPASS, but only when no reply is waiting to be
-     * written, as Redis 7.2's {@code addAuthErrReply} does. So of wrong passwords pipelined in one
-     * read only the first is answered, and a client that has not authenticated cannot make the
+     * written and none was written since the socket's latest read began, as Redis 7.2's
+     * {@code addAuthErrReply} does (there a read's replies are all written after it; with
+     * {@code io-threads} above 1 an unauthenticated connection's commands run one per batch, each
+     * reply written before the next runs). So of wrong passwords pipelined in one read only the
+     * first is answered, and a client that has not authenticated cannot make the
      * server buffer a 64-byte error per 25-byte guess. Every attempt is still checked (an
      * attempt that succeeds answers {@code +OK}), and the connection stays open: Redis 7.2.4 does
      * not close it either (measured: 20,000 guesses in one write are all checked in about 50 ms
@@ -221,7 +224,7 @@ public final class ConnectionCommands {
      * an array that has counted it (MULTI, AUTH wrong, PING, EXEC gets {@code *2} and one reply).
      */
     private static void replyAuthFailed(Client c) {
-        if (c.inMulti() || c.outputBytes() == 0) {
+        if (c.inMulti() || (c.outputBytes() == 0 && !c.repliedSinceRead())) {
             c.reply().error(Errors.WRONGPASS);
         }
     }

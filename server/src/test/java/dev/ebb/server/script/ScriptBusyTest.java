@@ -127,6 +127,27 @@ class ScriptBusyTest {
         }
     }
 
+    @Test
+    void aProtocolErrorDuringABusyScriptShouldBeAnsweredAndTheConnectionClosed() throws Exception {
+        try (Jedis caller = new Jedis(ebb.host(), ebb.port(), 30_000); Jedis other = new Jedis(ebb.host(), ebb.port());
+                java.net.Socket raw = new java.net.Socket(ebb.host(), ebb.port())) {
+            other.ping();
+            raw.setSoTimeout(20_000);
+            Future<JedisDataException> script = callers.submit(
+                    () -> assertThrows(JedisDataException.class, () -> caller.eval(LOOP)));
+            awaitBusy(other);
+
+            raw.getOutputStream().write("*1\r\n$abc\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+            // Written and closed while the script still runs: nothing here ends it.
+            assertEquals("-ERR Protocol error: invalid bulk length\r\n",
+                    new String(raw.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII));
+            assertEquals(BUSY, assertThrows(JedisDataException.class, () -> other.ping()).getMessage());
+            assertEquals("OK", other.scriptKill());
+            assertTrue(script.get(20, TimeUnit.SECONDS).getMessage().startsWith("ERR Script killed by user"));
+        }
+    }
+
     /** Polls with GET until the server answers -BUSY (the script is past its threshold). */
     private static JedisDataException awaitBusy(Jedis j) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -180,7 +180,7 @@ public final class BusyPump {
             reject(server, c, Errors.wrongArity(spec.fullName()));
             return;
         }
-        if (!c.authenticated() && !spec.has(CommandFlags.NO_AUTH)) {
+        if (c.authRequired() && !spec.has(CommandFlags.NO_AUTH)) {
             server.commandStats().rejected(spec);
             reject(server, c, Errors.NOAUTH);
             return;

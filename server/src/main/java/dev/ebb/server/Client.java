@@ -189,16 +189,33 @@ public final class Client {
         return lastCommand;
     }
 
+    /**
+     * Whether the connection has authenticated: by AUTH or HELLO ... AUTH, or by connecting while no
+     * {@code requirepass} was set. Removing or setting {@code requirepass} later does not change it.
+     */
     public boolean authenticated() {
         return authenticated;
+    }
+
+    /**
+     * Whether commands other than the NO_AUTH ones are refused: the server requires a password and the
+     * connection has not authenticated (Redis's {@code authRequired()}).
+     */
+    public boolean authRequired() {
+        return !authenticated && server.requiresAuth();
     }
 
     /** Sets the AUTH state; the connection's decoder limits what an unauthenticated client may send. */
     public void authenticated(boolean authenticated) {
         this.authenticated = authenticated;
+        refreshDecoderAuth();
+    }
+
+    /** Tells the connection's decoder whether {@link #authRequired()}, after an AUTH or a {@code requirepass} change. */
+    void refreshDecoderAuth() {
         dev.ebb.resp.RespDecoder decoder = decoder();
         if (decoder != null) {
-            decoder.authRequired(!authenticated);
+            decoder.authRequired(authRequired());
         }
     }
 

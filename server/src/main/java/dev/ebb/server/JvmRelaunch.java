@@ -147,12 +147,13 @@ final class JvmRelaunch {
         builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().remove("JDK_JAVA_OPTIONS");
         Process child = builder.start();
+        // At once: a SIGTERM while the configuration is written must reach the child too.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> forwardTermination(child), "ebb-relaunch-forward"));
         if (stdinText != null) {
             try (OutputStream in = child.getOutputStream()) {
                 in.write(stdinText);
             }
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> forwardTermination(child), "ebb-relaunch-forward"));
         // What parsing the configuration left behind is garbage now: under G1 (the default) this took the
         // parent from 74 to 62 MB of RSS; under ParallelGC it changes little (71 to 74 MB).
         System.gc();
@@ -160,15 +161,30 @@ final class JvmRelaunch {
     }
 
     /**
-     * In the child: runs {@code onGone} when the supervising parent has ended without stopping the child first
-     * (SIGKILL), so that no orphaned server keeps the port. Does nothing in a JVM that is not such a child.
+     * In the child: the supervising parent named by {@link #ENV_SUPERVISOR}, to watch with {@link #exitWithSupervisor};
+     * empty in a JVM that is not such a child. Called first thing in {@code main}: a child whose parent is no longer
+     * that process (killed while the child was starting, the child re-parented to pid 1) exits with status 1 here,
+     * so that no orphaned server takes the port.
      */
-    static void exitWithSupervisor(Map<String, String> env, Runnable onGone) {
+    static Optional<ProcessHandle> supervisor(Map<String, String> env) {
         String supervisor = env.get(ENV_SUPERVISOR);
-        Optional<ProcessHandle> parent = ProcessHandle.current().parent();
-        if (supervisor != null && parent.isPresent() && Long.toString(parent.get().pid()).equals(supervisor)) {
-            parent.get().onExit().thenRun(onGone);
+        if (supervisor == null) {
+            return Optional.empty();
         }
+        Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+        if (parent.isEmpty() || !Long.toString(parent.get().pid()).equals(supervisor)) {
+            System.err.println("The supervising ebb-server process " + supervisor + " has exited; not starting");
+            System.exit(1);
+        }
+        return parent;
+    }
+
+    /**
+     * In the child: runs {@code onGone} when the supervising parent ends without stopping the child first (SIGKILL),
+     * at once if it already has. Registered before the server starts, so a parent killed meanwhile is noticed too.
+     */
+    static void exitWithSupervisor(Optional<ProcessHandle> supervisor, Runnable onGone) {
+        supervisor.ifPresent(parent -> parent.onExit().thenRun(onGone));
     }
 
     /**

@@ -39,6 +39,7 @@ public final class Main {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        Optional<ProcessHandle> supervisor = JvmRelaunch.supervisor(System.getenv());
         StartupRequest request;
         RecordingInput stdin = new RecordingInput(System.in);
         try {
@@ -63,6 +64,10 @@ public final class Main {
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(Main.class);
         ShutdownSignals signals = ShutdownSignals.install();
+        JvmRelaunch.exitWithSupervisor(supervisor, () -> {
+            log.warn("The supervising ebb-server process has exited; shutting down");
+            System.exit(1);
+        });
         EbbServer server;
         try {
             server = EbbServer.start(config);
@@ -87,10 +92,6 @@ public final class Main {
             server.close();
             finish(config, log, finished);
         }, "ebb-shutdown-hook"));
-        JvmRelaunch.exitWithSupervisor(System.getenv(), () -> {
-            log.warn("The supervising ebb-server process has exited; shutting down");
-            System.exit(1);
-        });
         server.awaitTermination();
         finish(config, log, finished);
         System.exit(0);

@@ -113,6 +113,8 @@ public final class Server {
         config.onChange("client-output-buffer-limit",
                 () -> outputLimitFloor = OutputBufferLimiter.floor(config.clientOutputBufferLimits()));
         config.onChange("latency-monitor-threshold", () -> latencyMonitor.thresholdMs(config.latencyMonitorThreshold()));
+        // Removing requirepass frees the connections that had not authenticated; setting it restricts them again.
+        config.onChange("requirepass", () -> clients.values().forEach(Client::refreshDecoderAuth));
         this.memoryGuard = new MemoryGuard(this, dbs);
         memoryGuard.evictionListener(LazyFree.evictionListener(this));
         this.startMs = nowMs;
@@ -209,7 +211,7 @@ public final class Server {
             reject(c, spec, Errors.DEBUG_NOT_ALLOWED);
             return;
         }
-        if (!c.authenticated() && !spec.has(CommandFlags.NO_AUTH)) {
+        if (c.authRequired() && !spec.has(CommandFlags.NO_AUTH)) {
             reject(c, spec, Errors.NOAUTH);
             return;
         }

@@ -3,6 +3,7 @@ package dev.ebb.server;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * SIGTERM and SIGINT as Redis handles them: logged, then the same shutdown as SHUTDOWN without
@@ -26,15 +27,26 @@ final class ShutdownSignals {
     private ShutdownSignals() {
     }
 
-    /** Installs the handlers; a signal the JVM will not give up (java -Xrs) keeps its default. */
+    /**
+     * Installs the handlers; a signal the JVM will not give up (java -Xrs) keeps its default. A signal
+     * this process inherited as ignored stays ignored, with a warning: a non-interactive shell starts
+     * {@code ebb-server &} with SIGINT ignored, and unlike Redis, which installs its handler anyway,
+     * the JVM refuses to replace an inherited ignore ({@code Signal.handle} returns {@code SIG_IGN}
+     * and installs nothing).
+     */
     static ShutdownSignals install() {
         ShutdownSignals signals = new ShutdownSignals();
         for (String name : new String[] {"TERM", "INT"}) {
             try {
-                Signal.handle(new Signal(name), signal -> {
+                SignalHandler previous = Signal.handle(new Signal(name), signal -> {
                     LOG.warn("Received SIG{} scheduling shutdown...", signal.getName());
                     signals.request();
                 });
+                if (previous == SignalHandler.SIG_IGN) {
+                    LOG.warn("SIG{} is ignored: the process that started Ebb ignored it (a background job of a"
+                            + " non-interactive shell), and a JVM cannot undo that. Stop Ebb with {}.",
+                            name, name.equals("INT") ? "SIGTERM or SHUTDOWN" : "SHUTDOWN");
+                }
             } catch (IllegalArgumentException e) {
                 LOG.debug("Cannot handle SIG{}: {}", name, e.getMessage());
             }

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -113,6 +115,47 @@ class HeapFollowsMaxmemoryTest {
     }
 
     @Test
+    void childWhoseSupervisorIsNotItsParentShouldExitWithoutStarting() throws Exception {
+        // As after the parent was killed while the child started: the child now belongs to another process.
+        Path output = Files.createTempFile("ebb-orphan", ".log");
+        output.toFile().deleteOnExit();
+        ProcessBuilder builder = new ProcessBuilder(javaCommand("--port", "0", "--save", ""))
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        builder.environment().put(JvmRelaunch.ENV_SWITCH, "no");
+        builder.environment().put(JvmRelaunch.ENV_SUPERVISOR, Long.toString(ProcessHandle.current().pid() + 1_000_000));
+        Process child = builder.start();
+        started.add(child);
+
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the orphaned child exits");
+        String text = Files.readString(output, StandardCharsets.ISO_8859_1);
+        assertEquals(1, child.exitValue(), text);
+        assertFalse(STARTED.matcher(text).find(), "it never listened:\n" + text);
+    }
+
+    @Test
+    void childShouldExitWhenItsParentIsKilledWhileItStarts() throws Exception {
+        // A shell stands in for the supervising parent; it is killed as soon as the child JVM exists.
+        String java = String.join(" ", javaCommand("--port", "0", "--save", "").stream()
+                .map(a -> "'" + a + "'").toList());
+        Process parent = new ProcessBuilder("sh", "-c",
+                "EBB_RELAUNCH=no EBB_SUPERVISOR_PID=$$ " + java + " >/dev/null 2>&1 & echo $!; wait")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        started.add(parent);
+        String line = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.US_ASCII))
+                .readLine();
+        ProcessHandle child = ProcessHandle.of(Long.parseLong(line.trim())).orElseThrow();
+
+        parent.destroyForcibly();
+
+        try {
+            child.onExit().get(60, TimeUnit.SECONDS);
+        } finally {
+            child.destroyForcibly();
+        }
+        assertFalse(child.isAlive(), "no orphaned server keeps the port");
+    }
+
+    @Test
     void serverShouldStayInTheJvmWhenAHeapFlagIsGivenOrRelaunchIsOff() throws Exception {
         Started withXmx = start(Map.of(), List.of("-Xmx96m"), null, "--port", "0", "--maxmemory", "32mb");
         Started optedOut = start(Map.of(JvmRelaunch.ENV_SWITCH, "no"), List.of(), null,
@@ -134,11 +177,7 @@ class HeapFollowsMaxmemoryTest {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(Main.class.getName());
-        command.addAll(List.of(args));
+        command.addAll(javaCommand(args).subList(1, javaCommand(args).size()));
         Path output = Files.createTempFile("ebb-relaunch", ".log");
         output.toFile().deleteOnExit();
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
@@ -167,6 +206,18 @@ class HeapFollowsMaxmemoryTest {
         }
         fail("ebb-server did not start within 60 s:\n" + Files.readString(output, StandardCharsets.ISO_8859_1));
         return null;
+    }
+
+    /** {@code java -XX:TieredStopAtLevel=1 -cp <test class path> dev.ebb.server.Main <args>}. */
+    private static List<String> javaCommand(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Main.class.getName());
+        command.addAll(List.of(args));
+        return command;
     }
 
     private static long info(Jedis jedis, String section, String field) {

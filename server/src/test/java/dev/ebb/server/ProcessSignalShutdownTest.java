@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,7 +97,39 @@ class ProcessSignalShutdownTest {
         assertFalse(out.contains("Received SIGTERM"), out);
     }
 
+    @Test
+    void sigintIgnoredByTheStartingShellShouldBeLoggedAndSigtermShouldStillStopTheServer() throws Exception {
+        // A non-interactive shell starts background jobs with SIGINT ignored, which a JVM cannot undo.
+        String command = String.join(" ", command().stream().map(a -> "'" + a + "'").toList());
+        Path log = dir.resolve("out.log");
+        Process shell = new ProcessBuilder("sh", "-c", command + " >'" + log + "' 2>&1 & echo $!; wait $!")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        long pid = Long.parseLong(new BufferedReader(new InputStreamReader(shell.getInputStream(),
+                StandardCharsets.US_ASCII)).readLine().trim());
+        ProcessHandle server = ProcessHandle.of(pid).orElseThrow();
+        try {
+            awaitPort(shell, log);
+            assertTrue(output(log).contains("SIGINT is ignored: the process that started Ebb ignored it (a background"
+                    + " job of a non-interactive shell), and a JVM cannot undo that. Stop Ebb with SIGTERM or"
+                    + " SHUTDOWN."), output(log));
+            assertFalse(output(log).contains("SIGTERM is ignored"), output(log));
+
+            server.destroy();
+
+            assertTrue(shell.waitFor(WAIT_SECONDS, TimeUnit.SECONDS), "exited after SIGTERM");
+            assertEquals(0, shell.exitValue(), output(log));
+            assertInOrder(output(log), "Received SIGTERM scheduling shutdown...", "Ebb is now ready to exit, bye bye...");
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
     private Process start(String... args) throws IOException {
+        return new ProcessBuilder(command(args)).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("out.log").toFile()).start();
+    }
+
+    private List<String> command(String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx128m");
@@ -110,8 +144,7 @@ class ProcessSignalShutdownTest {
         }
         command.addAll(List.of("--port", "0", "--dir", dir.toString()));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("out.log").toFile()).start();
+        return command;
     }
 
     /** server/target/ebb-server.jar if no compiled class is newer than it, else null. */

@@ -34,6 +34,13 @@ import org.luaj.vm2.lib.VarArgFunction;
  * by the coroutine's own checkpoint, which raises the kill error, and again by every checkpoint
  * after it.
  *
+ * <p>As in Lua (and LuaJ's own LuaThread.resume), a coroutine runs as {@code running} with a call
+ * stack of its own in the {@link ScriptWatchdog}: error positions, {@code error(msg, level)} and
+ * Lua 5.1's wording of runtime errors read the right frames, and a suspended coroutine leaves none
+ * on its resumer's. {@code yield} fails with "attempt to yield across metamethod/C-call boundary"
+ * where Lua 5.1's would: inside a metamethod, an iterator, or a function a library function
+ * ({@code pcall}, {@code table.sort}) called ({@link ScriptWatchdog#canYield}).
+ *
  * <p>Limits: at most {@link #MAX_LIVE} coroutines of a script may be started and not yet dead
  * (each holds a thread); resuming one more fails with "too many live coroutines". When the
  * script ends, {@link #end} ends every coroutine left suspended: its thread unwinds (an
@@ -53,6 +60,10 @@ final class LuaCoroutines {
 
     private final Scripting scripting;
     private final Globals globals;
+    private final ScriptWatchdog watchdog;
+    private final LuaValue yield;
+    // The Globals whose running Lua thread follows the turn: the base library's and the sandbox's.
+    private Globals sandbox;
     private final List<Coroutine> live = new ArrayList<>();
     private volatile Thread turn;
     private volatile Thread serveRequester;
@@ -60,9 +71,22 @@ final class LuaCoroutines {
     private Coroutine current;
     private int started;
 
-    LuaCoroutines(Scripting scripting, Globals globals) {
+    LuaCoroutines(Scripting scripting, Globals globals, ScriptWatchdog watchdog) {
         this.scripting = scripting;
         this.globals = globals;
+        this.sandbox = globals;
+        this.watchdog = watchdog;
+        this.yield = new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return yieldCurrent(args);
+            }
+        };
+    }
+
+    /** The sandbox's {@code running} Lua thread is switched along with the base library's. */
+    void switchRunningOf(Globals sandbox) {
+        this.sandbox = sandbox;
     }
 
     LuaTable library() {
@@ -79,12 +103,7 @@ final class LuaCoroutines {
                 return resume(checkCoroutine(args.arg1(), "resume"), args.subargs(2));
             }
         });
-        t.rawset("yield", new VarArgFunction() {
-            @Override
-            public Varargs invoke(Varargs args) {
-                return yieldCurrent(args);
-            }
-        });
+        t.rawset("yield", yield);
         t.rawset("status", new OneArgFunction() {
             @Override
             public LuaValue call(LuaValue co) {
@@ -104,7 +123,7 @@ final class LuaCoroutines {
                 return new VarArgFunction() {
                     @Override
                     public Varargs invoke(Varargs args) {
-                        return resumeOrRaise(co, args);
+                        return resumeOrRaise(co, this, args);
                     }
                 };
             }
@@ -127,8 +146,7 @@ final class LuaCoroutines {
     void end() {
         for (Coroutine co : new ArrayList<>(live)) {
             co.abandoned = true;
-            handTo(co.thread);
-            awaitTurn();
+            runUntilBack(co);
             joinQuietly(co.thread);
         }
         live.clear();
@@ -166,12 +184,8 @@ final class LuaCoroutines {
             co.thread = new Thread(co::body, "lua-coroutine-" + (++started));
             co.thread.setDaemon(true);
             live.add(co);
-            turn = co.thread;
-            co.thread.start();
-        } else {
-            handTo(co.thread);
         }
-        awaitTurn();
+        runUntilBack(co);
         current = resumer;
         if (resumer != null) {
             resumer.status = RUNNING;
@@ -181,14 +195,52 @@ final class LuaCoroutines {
         LuaError error = co.error;
         if (error != null) {
             co.error = null;
-            LuaValue message = error.getMessageObject();
-            return LuaValue.varargsOf(LuaValue.FALSE, message == null ? LuaValue.NIL : message);
+            return LuaValue.varargsOf(LuaValue.FALSE, errorValue(error));
         }
         return LuaValue.varargsOf(LuaValue.TRUE, out);
     }
 
+    /**
+     * Hands the turn to {@code co}'s thread (starting it if new) with its Lua thread as
+     * {@code running} and its own call stack in the watchdog, as LuaJ's LuaThread.resume switches
+     * {@code running}; when the turn comes back, the resumer's are put back.
+     */
+    private void runUntilBack(Coroutine co) {
+        LuaThread resumer = globals.running;
+        ScriptWatchdog.Frames frames = watchdog.swap(co.frames);
+        globals.running = co;
+        sandbox.running = co;
+        if (co.thread.getState() == Thread.State.NEW) {
+            turn = co.thread;
+            co.thread.start();
+        } else {
+            handTo(co.thread);
+        }
+        awaitTurn();
+        co.frames = watchdog.swap(frames);
+        globals.running = resumer;
+        sandbox.running = resumer;
+    }
+
+    /**
+     * What {@code resume} returns for a coroutine's error: its value, but a failing
+     * {@code redis.call}'s as the error table Redis raises ({@code {err=...}}, marked as counted in
+     * INFO errorstats when it was), where {@code pcall} gives its text.
+     */
+    private static LuaValue errorValue(LuaError error) {
+        if (error instanceof ReplyError) {
+            LuaTable table = RespToLua.tableWith(RespToLua.ERR, error.getMessageObject());
+            if (((ReplyError) error).counted()) {
+                table.rawset(RespToLua.COUNTED, LuaValue.TRUE);
+            }
+            return table;
+        }
+        LuaValue message = error.getMessageObject();
+        return message == null ? LuaValue.NIL : message;
+    }
+
     /** {@code coroutine.wrap}'s function: the results, or the coroutine's error raised again (as Lua 5.1's auxwrap). */
-    private Varargs resumeOrRaise(Coroutine co, Varargs args) {
+    private Varargs resumeOrRaise(Coroutine co, LuaValue wrapper, Varargs args) {
         if (co.status != SUSPENDED) {
             throw new LuaError("cannot resume " + STATUS[co.status] + " coroutine");
         }
@@ -202,12 +254,21 @@ final class LuaCoroutines {
             throw error;
         }
         LuaValue message = result.arg(2);
-        throw message.isstring() ? new LuaError(message.tojstring()) : new LuaError(message);
+        if (!message.isstring()) {
+            throw new LuaError(message);
+        }
+        // Lua prefixes the caller's position. LuaJ does so as the error leaves the calling Lua
+        // function, but a caller that tail-called the wrapper is gone: then it is placed here, once.
+        String where = watchdog.tailCallerPosition(wrapper);
+        if (where != null) {
+            throw new ReadOnlyTable.UnplacedError(where + ": " + message.tojstring());
+        }
+        throw new LuaError(message.tojstring());
     }
 
     private Varargs yieldCurrent(Varargs args) {
         Coroutine co = current;
-        if (co == null) {
+        if (co == null || !watchdog.canYield(yield)) {
             throw new ReadOnlyTable.UnplacedError("attempt to yield across metamethod/C-call boundary");
         }
         co.transfer = args;
@@ -284,6 +345,7 @@ final class LuaCoroutines {
         private int status = SUSPENDED;
         private Thread thread;
         private Thread resumer;
+        private ScriptWatchdog.Frames frames = new ScriptWatchdog.Frames();
         private Varargs transfer = LuaValue.NONE;
         private LuaError error;
         private LuaError lastError;

@@ -1,7 +1,9 @@
 package dev.ebb.server.script;
 
+import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaFunction;
+import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Prototype;
 import org.luaj.vm2.Varargs;
 import org.luaj.vm2.lib.DebugLib;
@@ -25,16 +27,8 @@ final class ScriptWatchdog extends DebugLib {
 
     private final Scripting scripting;
     private int countdown = CHECK_EVERY;
-    // The Lua call stack as far as error lines need it: each frame's prototype (null for a Java
-    // function) and current instruction, plus the frame that returned last (a tail call's error
-    // is raised after its caller has returned).
-    private Prototype[] prototypes = new Prototype[16];
-    private int[] pcs = new int[16];
-    private org.luaj.vm2.LuaValue[][] stacks = new org.luaj.vm2.LuaValue[16][];
-    private int depth;
-    private Prototype returnedPrototype;
-    private int returnedPc;
-    private org.luaj.vm2.LuaValue[] returnedStack;
+    // The running Lua thread's call stack (each coroutine has its own, see swap).
+    private Frames frames = new Frames();
     // The line of the function that called error(msg, level >= 2), which Redis's "on @user_script:N" names.
     private int raisedLine;
 
@@ -45,10 +39,69 @@ final class ScriptWatchdog extends DebugLib {
     /** Forgets the frames of a previous script. */
     void reset() {
         countdown = CHECK_EVERY;
-        depth = 0;
-        returnedPrototype = null;
-        returnedStack = null;
+        frames = new Frames();
         raisedLine = 0;
+    }
+
+    /**
+     * Makes {@code next} the call stack frames are pushed on (a coroutine's, when the turn passes to
+     * it) and returns the one it replaces, as Lua keeps a call stack per coroutine.
+     */
+    Frames swap(Frames next) {
+        Frames previous = frames;
+        frames = next;
+        return previous;
+    }
+
+    /**
+     * Whether {@code yield}, just called, may yield as Lua 5.1 lets it: only when every frame of the
+     * coroutine is a Lua function called by a plain call from the frame below, and the innermost calls
+     * {@code yield} (or a Lua function that tail-called it). A metamethod, an iterator, or a function
+     * called back by a library function (pcall, table.sort, tostring) is a boundary yield cannot cross.
+     */
+    boolean canYield(LuaValue yield) {
+        Frames f = frames;
+        if (f.depth == 0) {
+            return tailCalled(f, yield);
+        }
+        if (!f.baseCalledByLua) {
+            return false;
+        }
+        for (int i = 0; i < f.depth; i++) {
+            Prototype p = f.prototypes[i];
+            if (p == null) {
+                return false;
+            }
+            int instruction = instruction(p, f.pcs[i]);
+            if (Lua.GET_OPCODE(instruction) != Lua.OP_CALL) {
+                return false;
+            }
+            LuaValue called = f.stacks[i][Lua.GETARG_A(instruction)];
+            boolean innermost = i == f.depth - 1;
+            if (innermost ? called != yield && !(called instanceof LuaClosure && tailCalled(f, yield))
+                    : !(called instanceof LuaClosure)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether {@code callee}, a function being called with no frame of its own, was tail-called
+     * ({@code return f()}) by the Lua function that returned last, directly above the innermost
+     * frame: LuaJ calls it after that function's frame is gone.
+     */
+    private static boolean tailCalled(Frames f, LuaValue callee) {
+        Prototype p = f.returnedPrototype;
+        if (p == null || f.returnedDepth != f.depth) {
+            return false;
+        }
+        int instruction = instruction(p, f.returnedPc);
+        return Lua.GET_OPCODE(instruction) == Lua.OP_TAILCALL && f.returnedStack[Lua.GETARG_A(instruction)] == callee;
+    }
+
+    private static int instruction(Prototype p, int pc) {
+        return pc >= 0 && pc < p.code.length ? p.code[pc] : -1;
     }
 
     /** The line error(msg, level) was called on in this script (level 2 or more), or 0. */
@@ -66,12 +119,13 @@ final class ScriptWatchdog extends DebugLib {
 
     /** The source line the script was at: the innermost Lua frame, else the one that returned last; 0 if none. */
     int currentLine() {
-        for (int i = depth - 1; i >= 0; i--) {
-            if (prototypes[i] != null) {
-                return line(prototypes[i], pcs[i]);
+        Frames f = frames;
+        for (int i = f.depth - 1; i >= 0; i--) {
+            if (f.prototypes[i] != null) {
+                return line(f.prototypes[i], f.pcs[i]);
             }
         }
-        return returnedPrototype == null ? 0 : line(returnedPrototype, returnedPc);
+        return f.returnedPrototype == null ? 0 : line(f.returnedPrototype, f.returnedPc);
     }
 
     /**
@@ -79,28 +133,62 @@ final class ScriptWatchdog extends DebugLib {
      * null: LuaJ raises a failing tail call ({@code return x.y()}) after the caller's frame is gone.
      */
     String describeReturned() {
-        return returnedPrototype == null ? null : LuaRuntimeErrors.describe(returnedPrototype, returnedPc, returnedStack);
+        Frames f = frames;
+        return f.returnedPrototype == null ? null : LuaRuntimeErrors.describe(f.returnedPrototype, f.returnedPc, f.returnedStack);
+    }
+
+    /**
+     * Where {@code callee}, a Java function, was tail-called from ({@code return f()}): the
+     * {@code chunk:line} of the Lua function LuaJ has already returned from when it calls it, so
+     * that no frame is left to place its error; null if it was not tail-called.
+     */
+    String tailCallerPosition(LuaValue callee) {
+        Frames f = frames;
+        if (!tailCalled(f, callee) || f.returnedPrototype.source == null) {
+            return null;
+        }
+        return f.returnedPrototype.source.tojstring() + ":" + line(f.returnedPrototype, f.returnedPc);
     }
 
     private static int line(Prototype p, int pc) {
         return p.lineinfo != null && pc >= 0 && pc < p.lineinfo.length ? p.lineinfo[pc] : 0;
     }
 
-    private void push(Prototype p, org.luaj.vm2.LuaValue[] stack) {
-        if (depth == prototypes.length) {
-            prototypes = java.util.Arrays.copyOf(prototypes, depth * 2);
-            pcs = java.util.Arrays.copyOf(pcs, depth * 2);
-            stacks = java.util.Arrays.copyOf(stacks, depth * 2);
+    private void push(Prototype p, LuaValue[] stack) {
+        Frames f = frames;
+        if (f.depth == f.prototypes.length) {
+            f.prototypes = java.util.Arrays.copyOf(f.prototypes, f.depth * 2);
+            f.pcs = java.util.Arrays.copyOf(f.pcs, f.depth * 2);
+            f.stacks = java.util.Arrays.copyOf(f.stacks, f.depth * 2);
         }
-        prototypes[depth] = p;
-        stacks[depth] = stack;
-        pcs[depth++] = 0;
+        f.prototypes[f.depth] = p;
+        f.stacks[f.depth] = stack;
+        f.pcs[f.depth++] = 0;
+    }
+
+    /** A Lua thread's call stack: each frame's prototype (null for a Java function), current
+     * instruction and registers, plus the frame that returned last (a tail call's error is raised
+     * after its caller has returned). */
+    static final class Frames {
+        private Prototype[] prototypes = new Prototype[16];
+        private int[] pcs = new int[16];
+        private LuaValue[][] stacks = new LuaValue[16][];
+        private int depth;
+        private Prototype returnedPrototype;
+        private int returnedPc;
+        private LuaValue[] returnedStack;
+        private int returnedDepth;
+        // Whether the outermost frame is the coroutine's function, or a Lua function it (or one
+        // such) tail-called, rather than one a Java function called back after such a tail call.
+        private boolean baseCalledByLua;
+        private boolean started;
     }
 
     @Override
     public void onInstruction(int pc, Varargs v, int top) {
-        if (depth > 0) {
-            pcs[depth - 1] = pc;
+        Frames f = frames;
+        if (f.depth > 0) {
+            f.pcs[f.depth - 1] = pc;
         }
         if (--countdown == 0) {
             countdown = CHECK_EVERY;
@@ -114,20 +202,27 @@ final class ScriptWatchdog extends DebugLib {
     }
 
     @Override
-    public void onCall(LuaClosure c, Varargs varargs, org.luaj.vm2.LuaValue[] stack) {
+    public void onCall(LuaClosure c, Varargs varargs, LuaValue[] stack) {
+        Frames f = frames;
+        if (f.depth == 0) {
+            f.baseCalledByLua = !f.started || tailCalled(f, c);
+            f.started = true;
+        }
         push(c.p, stack);
     }
 
     @Override
     public void onReturn() {
-        if (depth > 0) {
-            depth--;
-            if (prototypes[depth] != null) {
-                returnedPrototype = prototypes[depth];
-                returnedPc = pcs[depth];
-                returnedStack = stacks[depth];
+        Frames f = frames;
+        if (f.depth > 0) {
+            f.depth--;
+            if (f.prototypes[f.depth] != null) {
+                f.returnedDepth = f.depth;
+                f.returnedPrototype = f.prototypes[f.depth];
+                f.returnedPc = f.pcs[f.depth];
+                f.returnedStack = f.stacks[f.depth];
             }
-            stacks[depth] = null;
+            f.stacks[f.depth] = null;
         }
     }
 
@@ -140,26 +235,28 @@ final class ScriptWatchdog extends DebugLib {
      */
     @Override
     public String traceback(int level) {
+        Frames f = frames;
         String message = describeTop();
         if (message != null) {
             return "\u0000" + message;
         }
-        if (level >= 2 && depth > 0) {
-            raisedLine = prototypes[depth - 1] == null ? 0 : line(prototypes[depth - 1], pcs[depth - 1]);
+        if (level >= 2 && f.depth > 0) {
+            raisedLine = f.prototypes[f.depth - 1] == null ? 0 : line(f.prototypes[f.depth - 1], f.pcs[f.depth - 1]);
             // error(msg, level): the position of the frame that many levels up (LuaJ takes the
             // innermost); none past the script's main chunk or at a pcall, as in Lua.
-            int d = depth - level;
-            Prototype p = d >= 0 ? prototypes[d] : null;
-            return "\u0001" + (p == null || p.source == null ? "" : p.source.tojstring() + ":" + line(p, pcs[d]));
+            int d = f.depth - level;
+            Prototype p = d >= 0 ? f.prototypes[d] : null;
+            return "\u0001" + (p == null || p.source == null ? "" : p.source.tojstring() + ":" + line(p, f.pcs[d]));
         }
         return "";
     }
 
     /** Lua 5.1's text for an error the innermost Lua frame's instruction raised itself, or null. */
     String describeTop() {
-        if (depth == 0 || prototypes[depth - 1] == null) {
+        Frames f = frames;
+        if (f.depth == 0 || f.prototypes[f.depth - 1] == null) {
             return null;
         }
-        return LuaRuntimeErrors.describe(prototypes[depth - 1], pcs[depth - 1], stacks[depth - 1]);
+        return LuaRuntimeErrors.describe(f.prototypes[f.depth - 1], f.pcs[f.depth - 1], f.stacks[f.depth - 1]);
     }
 }

@@ -91,7 +91,7 @@ public final class Scripting {
         this.redis = new RedisLib(server, ScriptDispatch.newScriptClient(server));
         this.watchdog = new ScriptWatchdog(this);
         this.globals.debuglib = watchdog;
-        this.coroutines = new LuaCoroutines(this, globals);
+        this.coroutines = new LuaCoroutines(this, globals, watchdog);
         this.env = sandbox(globals);
     }
 
@@ -148,6 +148,7 @@ public final class Scripting {
         // One Lua thread for both: xpcall (a base library function, bound to g) sets its handler
         // on g's thread, and the scripts' functions (bound to the sandbox) call the handler of theirs.
         sandbox.running = g.running;
+        coroutines.switchRunningOf(sandbox);
         sandbox.sealFrom(g, copies);
         LuaString.s_metatable = ReadOnlyTable.sealedCopy((LuaTable) LuaString.s_metatable, copies);
         return sandbox;

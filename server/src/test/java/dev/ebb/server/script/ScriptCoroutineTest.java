@@ -75,6 +75,75 @@ class ScriptCoroutineTest {
     }
 
     @Test
+    void aSuspendedCoroutineShouldLeaveTheScriptsCallStackAsItWas() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            String suspend = "local co = coroutine.create(function() coroutine.yield() end) coroutine.resume(co) ";
+            String index = suspend + "local t = nil return t.x";
+            String leveled = suspend + "error('top', 2)";
+
+            assertEquals("ERR user_script:1: attempt to index local 't' (a nil value) script: " + sha(index)
+                    + ", on @user_script:1.", assertThrows(JedisDataException.class, () -> j.eval(index)).getMessage());
+            assertEquals("ERR top script: " + sha(leveled) + ", on @user_script:1.",
+                    assertThrows(JedisDataException.class, () -> j.eval(leveled)).getMessage());
+        }
+    }
+
+    @Test
+    void errorsRaisedInsideCoroutinesShouldBePlacedAsLua51PlacesThem() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            String wrap = "local f = coroutine.wrap(function() error('boom') end) ";
+            String tailCalled = wrap + "return f()";
+
+            assertEquals(Arrays.asList(null, "boom"),
+                    j.eval("local co = coroutine.create(function() error('boom', 2) end) return {coroutine.resume(co)}"));
+            assertEquals("ERR user_script:1: user_script:1: boom script: " + sha(tailCalled) + ", on @user_script:1.",
+                    assertThrows(JedisDataException.class, () -> j.eval(tailCalled)).getMessage());
+            assertEquals("user_script:1: user_script:1: boom",
+                    j.eval(wrap + "local ok, e = pcall(function() return f() end) return e"));
+            assertEquals("user_script:1: user_script:1: boom", j.eval(wrap
+                    + "local function g() return f() end local ok, e = pcall(function() local x = g() return x end) return e"));
+            assertEquals("user_script:1: boom", j.eval(wrap + "local ok, e = pcall(f) return e"));
+        }
+    }
+
+    @Test
+    void yieldingAcrossAMetamethodOrALibraryCallShouldFailAsInLua51() {
+        String boundary = "attempt to yield across metamethod/C-call boundary";
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            assertEquals(Arrays.asList(null, boundary), j.eval("local t = setmetatable({}, {__index = function(t, k)"
+                    + " return coroutine.yield(k) end}) local co = coroutine.create(function() return t.x end)"
+                    + " return {coroutine.resume(co)}"));
+            assertEquals(Arrays.asList(1L, null, boundary),
+                    j.eval("local co = coroutine.create(function() return pcall(coroutine.yield, 1) end) return {coroutine.resume(co)}"));
+            assertEquals(Arrays.asList(null, boundary), j.eval("local co = coroutine.create(function()"
+                    + " return table.sort({3, 2, 1}, function(a, b) coroutine.yield() return a < b end) end)"
+                    + " return {coroutine.resume(co)}"));
+            assertEquals(Arrays.asList(null, boundary), j.eval("local co = coroutine.create(function()"
+                    + " for k in function() coroutine.yield() end do end end) return {coroutine.resume(co)}"));
+            assertEquals(Arrays.asList(1L, 7L), j.eval("local function g() return coroutine.yield(7) end"
+                    + " local co = coroutine.create(function() local function h() return g() end local x = h() return x end)"
+                    + " return {coroutine.resume(co)}"), "Lua calls and tail calls are no boundary");
+        }
+    }
+
+    @Test
+    void aFailingRedisCallInsideResumeShouldComeBackAsAnErrorReply() {
+        try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            String failing = "local co = coroutine.create(function() return redis.call('nosuch') end) ";
+            String raised = failing + "local ok, e = coroutine.resume(co) error(e)";
+
+            List<?> resumed = (List<?>) j.eval(failing + "return {coroutine.resume(co)}");
+            assertEquals(2, resumed.size());
+            assertNull(resumed.get(0));
+            assertEquals("ERR Unknown Redis command called from script", ((JedisDataException) resumed.get(1)).getMessage());
+            assertEquals(Arrays.asList("table", "ERR Unknown Redis command called from script"),
+                    j.eval(failing + "local ok, e = coroutine.resume(co) return {type(e), e.err}"));
+            assertEquals("ERR Unknown Redis command called from script script: " + sha(raised) + ", on @user_script:1.",
+                    assertThrows(JedisDataException.class, () -> j.eval(raised)).getMessage());
+        }
+    }
+
+    @Test
     void scriptKillShouldStopALoopInsideACoroutine() throws Exception {
         String loop = "coroutine.wrap(function() while true do end end)()";
         try (Jedis caller = new Jedis(ebb.host(), ebb.port(), 30_000); Jedis other = new Jedis(ebb.host(), ebb.port())) {

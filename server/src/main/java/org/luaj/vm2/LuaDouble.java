@@ -165,7 +165,8 @@ public class LuaDouble extends LuaNumber {
 	 * @see #ddiv_d(double, double) 
 	 */
 	public static LuaValue ddiv(double lhs, double rhs) {
-		return rhs!=0 || Double.isNaN(lhs)? valueOf( lhs / rhs ): lhs>0? POSINF: lhs==0? NAN: NEGINF; // Ebb: NaN/0 is NaN
+		// Ebb: NaN/0 is NaN, 0/0 x86's NaN, and x/0 an infinity with the zero's sign (1/-0 is -inf), as C.
+		return rhs!=0 || Double.isNaN(lhs) || lhs!=0? valueOf( lhs / rhs ): NAN;
 	}
 	
 	/** Divide two double numbers according to lua math, and return a double result.

@@ -37,13 +37,21 @@ class ScriptLua51RepliesTest {
     }
 
     /**
-     * Lua 5.1's numbers are doubles, so a zero computed with a negative sign prints "-0" in Redis.
-     * LuaJ's integer fast path lost the sign; run-time negation and multiplication keep it now.
-     * (A literal -0.0 is still folded by LuaJ's compiler into the integer constant 0.)
+     * Lua 5.1's numbers are doubles, so a zero with a negative sign prints "-0" in Redis, whether
+     * written as a constant or computed. LuaJ's integers lost the sign (its compiler folded -0.0 into
+     * the integer constant 0, and its integer negation and multiplication gave 0).
      */
     @Test
-    void negativeZeroComputedAtRunTimeShouldPrintAsLua51Does() {
+    void negativeZeroShouldPrintAsLua51Does() {
         try (Jedis j = new Jedis(ebb.host(), ebb.port())) {
+            assertEquals("-0", eval(j, "return tostring(-0.0)"));
+            assertEquals("-0", eval(j, "return tostring(0*-1)"));
+            assertEquals("-0", eval(j, "return tostring(0/-1)"));
+            assertEquals("-inf", eval(j, "return tostring(1/(-0.0))"));
+            assertEquals("inf", eval(j, "return tostring(1/0)"));
+            assertEquals("-nan", eval(j, "return tostring(0/0)"));
+            assertEquals("[-0]", eval(j, "return cjson.encode({-0.0})"));
+            assertEquals("a", eval(j, "local t = {} t[-0.0] = 'a' return t[0]"));
             assertEquals("-0", eval(j, "local x = 0 return tostring(-x)"));
             assertEquals("-0", eval(j, "local x, y = 0, -3 return tostring(x * y)"));
             assertEquals("-0", eval(j, "return tostring(math.ceil(-0.5))"));

@@ -171,40 +171,16 @@ final class GeoCommands {
     }
 
     static void geohash(Client c, byte[][] argv) {
-        Object v = ZSetSupport.lookupRead(c, argv[1]);
-        if (v == Values.WRONG_TYPE) {
-            return;
-        }
-        RespWriter w = c.reply();
-        w.arrayHeader(argv.length - 2);
-        for (int i = 2; i < argv.length; i++) {
-            double score = v == null ? Double.NaN : ((SortedSet) v).score(argv[i]);
-            if (Double.isNaN(score)) {
-                w.nullBulk();
-            } else {
-                w.bulk(GeoHash.standardGeohash(score));
-            }
-        }
+        ZSetSupport.replyPerMember(c, argv, false, (w, score) -> w.bulk(GeoHash.standardGeohash(score)));
     }
 
     static void geopos(Client c, byte[][] argv) {
-        Object v = ZSetSupport.lookupRead(c, argv[1]);
-        if (v == Values.WRONG_TYPE) {
-            return;
-        }
-        RespWriter w = c.reply();
-        w.arrayHeader(argv.length - 2);
-        for (int i = 2; i < argv.length; i++) {
-            double score = v == null ? Double.NaN : ((SortedSet) v).score(argv[i]);
-            if (Double.isNaN(score)) {
-                w.nullArray();
-            } else {
-                double[] xy = GeoHash.decode(score);
-                w.arrayHeader(2);
-                coordinate(w, xy[0]);
-                coordinate(w, xy[1]);
-            }
-        }
+        ZSetSupport.replyPerMember(c, argv, true, (w, score) -> {
+            double[] xy = GeoHash.decode(score);
+            w.arrayHeader(2);
+            coordinate(w, xy[0]);
+            coordinate(w, xy[1]);
+        });
     }
 
     // ---------------------------------------------------------------- searches

@@ -302,20 +302,7 @@ public final class ZSetCommands {
     }
 
     static void zmscore(Client c, byte[][] argv) {
-        Object v = ZSetSupport.lookupRead(c, argv[1]);
-        if (v == Values.WRONG_TYPE) {
-            return;
-        }
-        RespWriter w = c.reply();
-        w.arrayHeader(argv.length - 2);
-        for (int i = 2; i < argv.length; i++) {
-            double score = v == null ? Double.NaN : ((SortedSet) v).score(argv[i]);
-            if (Double.isNaN(score)) {
-                w.nullBulk();
-            } else {
-                w.doubleValue(score);
-            }
-        }
+        ZSetSupport.replyPerMember(c, argv, false, RespWriter::doubleValue);
     }
 
     static void zcard(Client c, byte[][] argv) {

@@ -31,6 +31,37 @@ final class ZSetSupport {
         return checkType(c, v);
     }
 
+    /** Writes one member's entry of a {@link #replyPerMember} array from its score. */
+    @FunctionalInterface
+    interface ScoreReply {
+        void write(RespWriter w, double score);
+    }
+
+    /**
+     * ZMSCORE, GEOPOS, GEOHASH: the sorted set at {@code argv[1]} is looked up (WRONGTYPE replied for
+     * another type) and the reply is an array with one entry per member {@code argv[2..]}: written by
+     * {@code present} from its score, or a null (a null array if {@code missingAsArray}) when the
+     * member or the key is missing.
+     */
+    static void replyPerMember(Client c, byte[][] argv, boolean missingAsArray, ScoreReply present) {
+        Object v = lookupRead(c, argv[1]);
+        if (v == Values.WRONG_TYPE) {
+            return;
+        }
+        RespWriter w = c.reply();
+        w.arrayHeader(argv.length - 2);
+        for (int i = 2; i < argv.length; i++) {
+            double score = v == null ? Double.NaN : ((SortedSet) v).score(argv[i]);
+            if (!Double.isNaN(score)) {
+                present.write(w, score);
+            } else if (missingAsArray) {
+                w.nullArray();
+            } else {
+                w.nullBulk();
+            }
+        }
+    }
+
     /** As {@link #lookupRead} for a command about to write the key (no hit/miss count). */
     static Object lookupWrite(Client c, byte[] key) {
         return checkType(c, c.db().lookupWrite(key, c.server().nowMs()));

@@ -52,6 +52,11 @@ import org.slf4j.LoggerFactory;
  * {@code redis.call} dispatches through the command table as a connection-less client
  * ({@link ScriptDispatch}). A script is not confined to the keys it declares.
  *
+ * <p>Functions (FUNCTION LOAD, FCALL) share this interpreter, its sealed libraries, the
+ * {@code redis.call} bridge, the watchdog, busy serving and KILL: {@link #call} runs a function
+ * as {@link #run} runs EVAL, with its keys and arguments as parameters and its own globals
+ * ({@link FunctionEnvironment}); {@link #functions()} holds the libraries.
+ *
  * <p>Thread safety: none; the command loop thread, or a coroutine's thread while it holds the
  * script's turn ({@link LuaCoroutines}).
  */
@@ -86,10 +91,9 @@ public final class Scripting {
 
     // The running script: who called it, since when, and what the watchdog has decided.
     private Client caller;
-    // What runs: its name in errors and FUNCTION STATS (an EVAL's SHA1, a function's name), its
-    // chunk, whether it is EVAL (SCRIPT KILL) or a function (FUNCTION KILL), and the caller's command.
+    // What runs: its name in errors and FUNCTION STATS (an EVAL's SHA1, a function's name), whether
+    // it is EVAL (SCRIPT KILL) or a function (FUNCTION KILL), and the caller's command.
     private String runName;
-    private String runChunk;
     private boolean runEval;
     private byte[][] runArgv;
     /** While FUNCTION LOAD runs a library's code: when it must stop (0 for no limit). */
@@ -281,7 +285,6 @@ public final class Scripting {
         redis.declaredKeys(keys);
         this.caller = caller;
         this.runName = name;
-        this.runChunk = chunk;
         this.runEval = eval;
         this.runArgv = argv;
         this.loopThread = Thread.currentThread();

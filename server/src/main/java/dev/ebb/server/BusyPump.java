@@ -49,7 +49,6 @@ import org.slf4j.LoggerFactory;
 public final class BusyPump {
     private static final Logger LOG = LoggerFactory.getLogger(BusyPump.class);
     private static final int READ_CHUNK = 16 * 1024;
-    static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
     private BusyPump() {
     }
@@ -157,7 +156,8 @@ public final class BusyPump {
 
     /**
      * {@link Server#call} while a script is past its threshold: the usual checks (unknown command,
-     * arity, authentication), then {@code -BUSY} unless the command is flagged {@code allow_busy}.
+     * arity, authentication), then {@code -BUSY} (naming SCRIPT KILL or FUNCTION KILL, whichever
+     * can stop what runs) unless the command is flagged {@code allow_busy}.
      * SHUTDOWN is let through only with NOSAVE, and it ends the script first. The command time is
      * not read again: it belongs to the script.
      */
@@ -188,7 +188,7 @@ public final class BusyPump {
         boolean shutdown = spec.name().equals("shutdown");
         if (!spec.has(CommandFlags.ALLOW_BUSY) || (shutdown && !hasNoSave(argv))) {
             server.commandStats().rejected(spec);
-            reject(server, c, BUSY);
+            reject(server, c, server.scripting().busyError());
             return;
         }
         if (shutdown) {

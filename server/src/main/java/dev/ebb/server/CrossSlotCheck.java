@@ -34,6 +34,7 @@ final class CrossSlotCheck {
     private static final Map<String, int[]> NUMKEYS_COMMANDS = Map.ofEntries(
             Map.entry("eval", new int[] {2, 0}), Map.entry("evalsha", new int[] {2, 0}),
             Map.entry("eval_ro", new int[] {2, 0}), Map.entry("evalsha_ro", new int[] {2, 0}),
+            Map.entry("fcall", new int[] {2, 0}), Map.entry("fcall_ro", new int[] {2, 0}),
             Map.entry("zunion", new int[] {1, 0}), Map.entry("zinter", new int[] {1, 0}),
             Map.entry("zdiff", new int[] {1, 0}), Map.entry("zintercard", new int[] {1, 0}),
             Map.entry("sintercard", new int[] {1, 0}), Map.entry("lmpop", new int[] {1, 0}),
@@ -52,23 +53,28 @@ final class CrossSlotCheck {
     }
 
     private static boolean crossSlot(CommandSpec spec, byte[][] argv) {
+        return slot(spec, argv) == HashSlots.CROSS_SLOT;
+    }
+
+    /**
+     * The one slot of a command line's keys, {@link HashSlots#NO_KEYS} if it names none, or
+     * {@link HashSlots#CROSS_SLOT}; also what a script's {@code redis.call} is checked against.
+     */
+    static int slot(CommandSpec spec, byte[][] argv) {
         int[] numkeys = NUMKEYS_COMMANDS.get(spec.fullName());
         if (numkeys != null) {
-            return numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+            return numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS);
         }
         int[] movable = spec.movableKeys(argv);
         if (movable != null) {
-            return movableSlot(argv, movable, HashSlots.NO_KEYS) == HashSlots.CROSS_SLOT;
+            return movableSlot(argv, movable, HashSlots.NO_KEYS);
         }
         int[][] keywordKeys = spec.keySpecs().isEmpty() ? NO_KEYWORD_KEYS : KeySpec.keywordKeys(spec, argv);
-        if (keywordKeys.length == 0) {
-            return HashSlots.crossSlot(spec, argv);
-        }
         int slot = HashSlots.commonSlot(spec, argv, HashSlots.NO_KEYS);
         for (int[] key : keywordKeys) {
             slot = fold(slot, argv[key[0]]);
         }
-        return slot == HashSlots.CROSS_SLOT;
+        return slot;
     }
 
     /** The common slot of the keys a spec's key finder found (SORT … STORE), folded into {@code slot}. */

@@ -1,7 +1,6 @@
 package dev.ebb.server;
 
 import dev.ebb.server.command.CommandFlags;
-import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.config.MaxmemoryPolicy;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.storage.Database;
@@ -147,11 +146,11 @@ public final class MemoryGuard {
     }
 
     /**
-     * Evicts as needed before {@code spec} runs; false if it must be refused with OOM (it is
-     * {@code denyoom} and memory is over the limit with nothing left to evict, or the heap is short).
+     * Evicts as needed before a command with {@code commandFlags} runs; false if it must be refused
+     * with OOM (it is {@code denyoom} and memory is over the limit with nothing left to evict, or the heap is short).
      */
-    boolean admit(CommandSpec spec) {
-        boolean denyoom = spec.has(CommandFlags.DENYOOM);
+    boolean admit(long commandFlags) {
+        boolean denyoom = (commandFlags & CommandFlags.DENYOOM) != 0;
         if (collected) {
             collected = false;
             refreshHeapState();

@@ -35,6 +35,15 @@ public final class ScriptDispatch {
     }
 
     /**
+     * The hash slot of a command line's keys as the cluster's CROSSSLOT rule sees them:
+     * {@link dev.ebb.server.cluster.HashSlots#NO_KEYS}, {@link dev.ebb.server.cluster.HashSlots#CROSS_SLOT}
+     * or the slot. For a script's {@code redis.call} in cluster mode.
+     */
+    public static int keySlot(CommandSpec spec, byte[][] argv) {
+        return CrossSlotCheck.slot(spec, argv);
+    }
+
+    /**
      * Runs {@code spec} for the script client {@code c}, as {@link Server#call} does after its
      * checks (the caller has looked up the spec and checked arity and script rules), counts it in
      * INFO commandstats (its errors are its own, not the script's), and feeds it to MONITOR as Redis

@@ -224,7 +224,7 @@ public final class Server {
             reject(c, spec, Errors.MONITOR_KEYSPACE);
             return;
         }
-        if (!memoryGuard.admit(spec)) {
+        if (!memoryGuard.admit(spec.flags(c, argv))) {
             reject(c, spec, Errors.OOM);
             return;
         }

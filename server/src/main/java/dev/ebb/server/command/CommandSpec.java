@@ -34,6 +34,7 @@ public final class CommandSpec {
     private final List<CommandSpec> subcommands;
     private final KeyFinder keyFinder;
     private final List<String> movableKeyFlags;
+    private final FlagsResolver flagsResolver;
 
     private CommandSpec(Builder b, String parentName) {
         this.name = b.name;
@@ -51,6 +52,7 @@ public final class CommandSpec {
         this.complexity = b.complexity;
         this.keyFinder = b.keyFinder;
         this.movableKeyFlags = b.movableKeyFlags;
+        this.flagsResolver = b.flagsResolver;
         this.keySpecs = List.copyOf(b.keySpecs);
         List<CommandSpec> subs = new ArrayList<>(b.subcommands.size());
         for (Builder sub : b.subcommands) {
@@ -110,6 +112,14 @@ public final class CommandSpec {
 
     public boolean has(long flag) {
         return (flags & flag) != 0;
+    }
+
+    /**
+     * The flags of one command line, as Redis's getCommandFlags: the declared flags, or those a
+     * command whose nature depends on its arguments derives (FCALL's from the function's flags).
+     */
+    public long flags(dev.ebb.server.Client c, byte[][] argv) {
+        return flagsResolver == null ? flags : flagsResolver.flags(c, argv, flags);
     }
 
     public int firstKey() {
@@ -197,6 +207,12 @@ public final class CommandSpec {
         int[] keys(byte[][] argv);
     }
 
+    /** Derives a command line's flags from its arguments (see {@link CommandSpec#flags(dev.ebb.server.Client, byte[][])}). */
+    @FunctionalInterface
+    public interface FlagsResolver {
+        long flags(dev.ebb.server.Client c, byte[][] argv, long declared);
+    }
+
     /** Mutable description of a spec; {@link CommandTable} builds the immutable specs. */
     public static final class Builder {
         private final String name;
@@ -215,6 +231,7 @@ public final class CommandSpec {
         private final List<Builder> subcommands = new ArrayList<>();
         private KeyFinder keyFinder;
         private List<String> movableKeyFlags = List.of();
+        private FlagsResolver flagsResolver;
 
         private Builder(String name, int arity, long flags, int firstKey, int lastKey, int keyStep,
                 CommandHandler handler) {
@@ -254,6 +271,12 @@ public final class CommandSpec {
         public Builder keys(KeyFinder finder, String... flagsInOrder) {
             this.keyFinder = finder;
             this.movableKeyFlags = List.of(flagsInOrder);
+            return this;
+        }
+
+        /** Flags that depend on the command line (FCALL's on the function it names). */
+        public Builder flagsFrom(FlagsResolver resolver) {
+            this.flagsResolver = resolver;
             return this;
         }
 

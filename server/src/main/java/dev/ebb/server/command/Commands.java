@@ -29,6 +29,7 @@ public final class Commands {
             SetCommands.specs(),
             ListCommands.specs(),
             ScriptingCommands.specs(),
+            FunctionCommands.specs(),
             SortCommands.specs());
 
     private Commands() {

@@ -8,6 +8,7 @@ import dev.ebb.server.Client;
 import dev.ebb.server.Server;
 import dev.ebb.server.ServerStats;
 import dev.ebb.server.config.ServerVersion;
+import dev.ebb.server.script.Functions;
 import dev.ebb.storage.Database;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -50,7 +51,7 @@ import java.util.Set;
  *       {@code total_reads_processed},
  *       {@code total_writes_processed}, {@code io_threaded_*}, {@code reply_buffer_*},
  *       {@code eventloop_*} and {@code acl_access_denied_*}. Fields of what Ebb does not have
- *       (fork, replication, defrag, tracking, functions) are 0 or Redis's idle value.
+ *       (fork, replication, defrag, tracking) are 0 or Redis's idle value.
  *       {@code client_output_buffer_limit_disconnections} and the {@code jvm_*} fields are Ebb's.</li>
  *   <li><b>commandstats</b> and <b>latencystats</b> (only with {@code all}, {@code everything}
  *       or by name, as in Redis) and <b>errorstats</b>: see {@link dev.ebb.server.CommandStats}
@@ -228,8 +229,9 @@ public final class InfoCommand {
      * Redis 7.2.4's memory fields in its order, from the same {@link MemoryCommands.Overhead} as
      * MEMORY STATS (see there for what each is in Ebb). Left out: Redis's {@code used_memory_lua},
      * {@code used_memory_vm_eval} and {@code used_memory_vm_total}, as LuaJ's memory is not
-     * separable from the JVM heap; Ebb has no functions, so their fields are 0;
-     * {@code used_memory_scripts_eval} is the script cache's source bytes.
+     * separable from the JVM heap (so {@code used_memory_vm_functions} is 0 too);
+     * {@code used_memory_scripts_eval} is the script cache's source bytes, {@code used_memory_functions}
+     * the libraries' code and function names.
      */
     private static void memory(StringBuilder out, Server s) {
         MemoryCommands.Overhead m = MemoryCommands.overhead(s);
@@ -256,12 +258,13 @@ public final class InfoCommand {
         field(out, "total_system_memory_human", bytesToHuman(total));
         field(out, "used_memory_scripts_eval", m.luaCaches());
         field(out, "number_of_cached_scripts", s.scripting().cachedScripts());
-        field(out, "number_of_functions", 0);
-        field(out, "number_of_libraries", 0);
+        Functions functions = s.scripting().functions();
+        field(out, "number_of_functions", functions.functionCount());
+        field(out, "number_of_libraries", functions.libraryCount());
         field(out, "used_memory_vm_functions", 0);
-        field(out, "used_memory_functions", 0);
-        field(out, "used_memory_scripts", m.luaCaches());
-        field(out, "used_memory_scripts_human", bytesToHuman(m.luaCaches()));
+        field(out, "used_memory_functions", functions.memory());
+        field(out, "used_memory_scripts", m.luaCaches() + functions.memory());
+        field(out, "used_memory_scripts_human", bytesToHuman(m.luaCaches() + functions.memory()));
         field(out, "maxmemory", maxmemory);
         field(out, "maxmemory_human", bytesToHuman(maxmemory));
         field(out, "maxmemory_policy", s.config().maxmemoryPolicy().configName());

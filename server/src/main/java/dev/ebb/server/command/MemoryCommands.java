@@ -154,7 +154,7 @@ public final class MemoryCommands {
         long startup = s.memoryGuard().startupAllocated();
         long clients = clientsMemory(s);
         long lua = s.scripting().cachedScriptBytes();
-        long overheadTotal = startup + clients + lua;
+        long overheadTotal = startup + clients + lua + s.scripting().functions().memory();
         long tables = 0;
         long keys = 0;
         List<DbOverhead> dbs = new ArrayList<>();
@@ -205,7 +205,7 @@ public final class MemoryCommands {
         entry(c, "cluster.links", 0);
         entry(c, "aof.buffer", 0);
         entry(c, "lua.caches", m.luaCaches());
-        entry(c, "functions.caches", 0);
+        entry(c, "functions.caches", c.server().scripting().functions().memory());
         for (DbOverhead db : m.dbs()) {
             r.bulk("db." + db.id());
             r.mapHeader(3);

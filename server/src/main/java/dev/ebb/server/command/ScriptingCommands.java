@@ -173,7 +173,7 @@ public final class ScriptingCommands {
     }
 
     static void scriptKill(Client c, byte[][] argv) {
-        c.server().scripting().kill(c);
+        c.server().scripting().kill(c, true);
     }
 
     static void scriptHelp(Client c, byte[][] argv) {

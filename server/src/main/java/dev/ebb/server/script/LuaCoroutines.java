@@ -62,8 +62,9 @@ final class LuaCoroutines {
     private final Globals globals;
     private final ScriptWatchdog watchdog;
     private final LuaValue yield;
-    // The Globals whose running Lua thread follows the turn: the base library's and the sandbox's.
-    private Globals sandbox;
+    // The Globals whose running Lua thread follows the turn besides the base library's: the
+    // sandboxes of EVAL and of functions.
+    private Globals[] sandboxes = {};
     private final List<Coroutine> live = new ArrayList<>();
     private volatile Thread turn;
     private volatile Thread serveRequester;
@@ -74,7 +75,6 @@ final class LuaCoroutines {
     LuaCoroutines(Scripting scripting, Globals globals, ScriptWatchdog watchdog) {
         this.scripting = scripting;
         this.globals = globals;
-        this.sandbox = globals;
         this.watchdog = watchdog;
         this.yield = new VarArgFunction() {
             @Override
@@ -84,9 +84,9 @@ final class LuaCoroutines {
         };
     }
 
-    /** The sandbox's {@code running} Lua thread is switched along with the base library's. */
-    void switchRunningOf(Globals sandbox) {
-        this.sandbox = sandbox;
+    /** The sandboxes' {@code running} Lua thread is switched along with the base library's. */
+    void switchRunningOf(Globals... sandboxes) {
+        this.sandboxes = sandboxes.clone();
     }
 
     LuaTable library() {
@@ -209,7 +209,9 @@ final class LuaCoroutines {
         LuaThread resumer = globals.running;
         ScriptWatchdog.Frames frames = watchdog.swap(co.frames);
         globals.running = co;
-        sandbox.running = co;
+        for (Globals sandbox : sandboxes) {
+            sandbox.running = co;
+        }
         if (co.thread.getState() == Thread.State.NEW) {
             turn = co.thread;
             co.thread.start();
@@ -219,7 +221,9 @@ final class LuaCoroutines {
         awaitTurn();
         co.frames = watchdog.swap(frames);
         globals.running = resumer;
-        sandbox.running = resumer;
+        for (Globals sandbox : sandboxes) {
+            sandbox.running = resumer;
+        }
     }
 
     /**

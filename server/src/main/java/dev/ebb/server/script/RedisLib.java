@@ -3,6 +3,7 @@ package dev.ebb.server.script;
 import dev.ebb.server.Client;
 import dev.ebb.server.ScriptDispatch;
 import dev.ebb.server.Server;
+import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.Errors;
@@ -35,23 +36,36 @@ final class RedisLib {
     private static final String NOT_ALLOWED = "ERR This Redis command is not allowed from script";
     private static final String WRONG_REPLY_ARGUMENTS = "ERR wrong number or type of arguments";
     private static final String WRITE_IN_READ_ONLY = "ERR Write commands are not allowed from read-only scripts.";
+    private static final String NON_LOCAL_KEY = "ERR Script attempted to access a non local key in a cluster node";
+    private static final String SCRIPT_CROSS_SLOT =
+            "ERR Script attempted to access keys that do not hash to the same slot";
 
     private final Server server;
     private final Client scriptClient;
     private Client caller;
     private boolean readOnly;
     private boolean wrote;
+    // Cluster mode: whether the script may touch keys of several slots, and the slot of those it
+    // touched so far (its declared keys' first), as Redis's scriptVerifyClusterState.
+    private boolean allowCrossSlot;
+    private int slot;
 
     RedisLib(Server server, Client scriptClient) {
         this.server = server;
         this.scriptClient = scriptClient;
     }
 
-    /** Prepares for a script run by {@code caller}: its database, RESP2 replies, no writes yet. */
-    void begin(Client caller, boolean readOnly) {
+    /**
+     * Prepares for a script run by {@code caller}: its database, RESP2 replies, no writes yet.
+     * {@code allowCrossSlot} is false for a function without the {@code allow-cross-slot-keys}
+     * flag: in cluster mode its commands must then keep to one slot.
+     */
+    void begin(Client caller, boolean readOnly, boolean allowCrossSlot) {
         this.caller = caller;
         this.readOnly = readOnly;
         this.wrote = false;
+        this.allowCrossSlot = allowCrossSlot;
+        this.slot = HashSlots.NO_KEYS;
         scriptClient.select(caller.db());
         scriptClient.protocol(2);
     }
@@ -73,6 +87,48 @@ final class RedisLib {
 
     boolean running() {
         return caller != null;
+    }
+
+    /**
+     * Records the slot of a function's declared keys, which its commands must keep to in cluster
+     * mode unless it has the {@code allow-cross-slot-keys} flag.
+     */
+    void declaredKeys(byte[][] keys) {
+        if (keys.length > 0) {
+            slot = HashSlots.slot(keys[0]);
+        }
+    }
+
+    /**
+     * The {@code redis} table a function library sees while FUNCTION LOAD runs it, as Redis 7's:
+     * {@code register_function} (given), {@code log} and its levels, the version; nothing else.
+     */
+    static LuaTable loadTimeLibrary(LuaValue registerFunction) {
+        LuaTable redis = new LuaTable();
+        redis.rawset("register_function", registerFunction);
+        redis.rawset("log", new Log());
+        logLevels(redis);
+        version(redis);
+        return redis;
+    }
+
+    /** The {@code redis} table functions see when they run: EVAL's, less {@code replicate_commands}. */
+    LuaTable functionLibrary() {
+        LuaTable redis = library();
+        redis.rawset("replicate_commands", LuaValue.NIL);
+        return redis;
+    }
+
+    private static void logLevels(LuaTable redis) {
+        redis.rawset("LOG_DEBUG", 0);
+        redis.rawset("LOG_VERBOSE", 1);
+        redis.rawset("LOG_NOTICE", 2);
+        redis.rawset("LOG_WARNING", 3);
+    }
+
+    private static void version(LuaTable redis) {
+        redis.rawset("REDIS_VERSION", Server.REDIS_VERSION);
+        redis.rawset("REDIS_VERSION_NUM", versionNumber(Server.REDIS_VERSION));
     }
 
     LuaTable library() {
@@ -142,17 +198,13 @@ final class RedisLib {
                 return NONE;
             }
         });
-        redis.rawset("LOG_DEBUG", 0);
-        redis.rawset("LOG_VERBOSE", 1);
-        redis.rawset("LOG_NOTICE", 2);
-        redis.rawset("LOG_WARNING", 3);
+        logLevels(redis);
         redis.rawset("REPL_NONE", 0);
         redis.rawset("REPL_AOF", 1);
         redis.rawset("REPL_SLAVE", 2);
         redis.rawset("REPL_REPLICA", 2);
         redis.rawset("REPL_ALL", 3);
-        redis.rawset("REDIS_VERSION", Server.REDIS_VERSION);
-        redis.rawset("REDIS_VERSION_NUM", versionNumber(Server.REDIS_VERSION));
+        version(redis);
         return redis;
     }
 
@@ -209,6 +261,12 @@ final class RedisLib {
             }
             wrote = true;
         }
+        if (server.clusterEnabled()) {
+            String refused = clusterRefusal(spec, argv);
+            if (refused != null) {
+                return error(refused);
+            }
+        }
         ScriptDispatch.call(scriptClient, spec, argv);
         ByteBuf reply = scriptClient.reply().take();
         LuaValue result;
@@ -221,6 +279,27 @@ final class RedisLib {
             result.rawset(RespToLua.COUNTED, LuaValue.TRUE);
         }
         return result;
+    }
+
+    /**
+     * Redis's cluster rule for a script's command (scriptVerifyClusterState, on a node that owns
+     * every slot): its own keys in one slot, and, unless the script may cross slots, the slot of
+     * every key the script touched before. Null if the command may run.
+     */
+    private String clusterRefusal(CommandSpec spec, byte[][] argv) {
+        int s = ScriptDispatch.keySlot(spec, argv);
+        if (s == HashSlots.CROSS_SLOT) {
+            return NON_LOCAL_KEY;
+        }
+        if (s == HashSlots.NO_KEYS || allowCrossSlot) {
+            return null;
+        }
+        if (slot == HashSlots.NO_KEYS) {
+            slot = s;
+        } else if (slot != s) {
+            return SCRIPT_CROSS_SLOT;
+        }
+        return null;
     }
 
     /**

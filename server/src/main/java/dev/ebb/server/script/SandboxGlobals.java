@@ -29,6 +29,15 @@ final class SandboxGlobals extends Globals {
     void sealFrom(LuaTable source, Map<LuaTable, LuaTable> copies) {
         copies.put(source, this);
         ReadOnlyTable.copyInto(source, this, copies);
+        setmetatable(ReadOnlyTable.sealedCopy(missingGlobals(), copies));
+        sealed = true;
+    }
+
+    /**
+     * A metatable whose {@code __index} fails with "Script attempted to access nonexistent global
+     * variable 'x'", not yet sealed.
+     */
+    static LuaTable missingGlobals() {
         LuaTable missing = new LuaTable();
         missing.rawset(LuaValue.INDEX, new TwoArgFunction() {
             @Override
@@ -36,8 +45,21 @@ final class SandboxGlobals extends Globals {
                 throw new LuaError("Script attempted to access nonexistent global variable '" + key.tojstring() + "'");
             }
         });
-        setmetatable(ReadOnlyTable.sealedCopy(missing, copies));
-        sealed = true;
+        return missing;
+    }
+
+    /**
+     * Sets the metatable behind the scripts' back and seals the table: how a function library's
+     * empty globals switch between FUNCTION LOAD's API and the run-time globals (as Redis switches
+     * its globals' {@code __index}).
+     */
+    void defineMetatable(LuaValue metatable) {
+        sealed = false;
+        try {
+            super.setmetatable(metatable);
+        } finally {
+            sealed = true;
+        }
     }
 
     /** Sets a global behind the scripts' back. */

@@ -52,16 +52,27 @@ import org.slf4j.LoggerFactory;
  * {@code redis.call} dispatches through the command table as a connection-less client
  * ({@link ScriptDispatch}). A script is not confined to the keys it declares.
  *
+ * <p>Functions (FUNCTION LOAD, FCALL) share this interpreter, its sealed libraries, the
+ * {@code redis.call} bridge, the watchdog, busy serving and KILL: {@link #call} runs a function
+ * as {@link #run} runs EVAL, with its keys and arguments as parameters and its own globals
+ * ({@link FunctionEnvironment}); {@link #functions()} holds the libraries.
+ *
  * <p>Thread safety: none; the command loop thread, or a coroutine's thread while it holds the
  * script's turn ({@link LuaCoroutines}).
  */
 public final class Scripting {
-    private static final Pattern ERROR_POSITION = Pattern.compile("^user_script:(\\d+): ");
+    private static final Pattern ERROR_POSITION = Pattern.compile("^(?:user_script|user_function):(\\d+): ");
     private static final String CHUNK_NAME = "user_script";
+    /** The chunk name of a function library, as Redis names it ({@code @user_function}). */
+    static final String FUNCTION_CHUNK_NAME = "user_function";
     private static final Logger LOG = LoggerFactory.getLogger(Scripting.class);
     private static final long SERVE_INTERVAL_NANOS = 1_000_000;
     static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
     static final String NOT_BUSY = "NOTBUSY No scripts in execution right now.";
+    /** -BUSY while EVAL runs (and SCRIPT KILL's answer if it does not), and while a function runs. */
+    public static final String BUSY_EVAL = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+    public static final String BUSY_FUNCTION =
+            "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
     static final String UNKILLABLE = "UNKILLABLE Sorry the script already executed write commands against the dataset."
             + " You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE"
             + " command.";
@@ -72,12 +83,22 @@ public final class Scripting {
     private final RedisLib redis;
     private final ScriptWatchdog watchdog;
     private final LuaCoroutines coroutines;
+    private final FunctionEnvironment functionEnv;
+    private final Functions functions;
     private final Map<String, LuaFunction> cache = new HashMap<>();
     /** Source bytes of the cached scripts plus their 40-byte SHA1 names: MEMORY STATS {@code lua.caches}. */
     private long cachedBytes;
 
     // The running script: who called it, since when, and what the watchdog has decided.
     private Client caller;
+    // What runs: its name in errors and FUNCTION STATS (an EVAL's SHA1, a function's name), whether
+    // it is EVAL (SCRIPT KILL) or a function (FUNCTION KILL), and the caller's command.
+    private String runName;
+    private boolean runEval;
+    private byte[][] runArgv;
+    /** While FUNCTION LOAD runs a library's code: when it must stop (0 for no limit). */
+    private long loadDeadlineNanos;
+    private boolean loading;
     private Thread loopThread;
     private long startNanos;
     private long thresholdNanos;
@@ -92,10 +113,14 @@ public final class Scripting {
         this.watchdog = new ScriptWatchdog(this);
         this.globals.debuglib = watchdog;
         this.coroutines = new LuaCoroutines(this, globals, watchdog);
-        this.env = sandbox(globals);
+        Map<LuaTable, LuaTable> copies = ReadOnlyTable.newCopies();
+        this.env = sandbox(globals, copies);
+        this.functionEnv = new FunctionEnvironment(this, globals, copies, redis, watchdog);
+        coroutines.switchRunningOf(env, functionEnv.globals(), functionEnv.runtime());
+        this.functions = new Functions(functionEnv);
     }
 
-    private SandboxGlobals sandbox(Globals g) {
+    private SandboxGlobals sandbox(Globals g, Map<LuaTable, LuaTable> copies) {
         g.load(new BaseLib());
         g.load(new PackageLib());
         g.load(new TableLib());
@@ -142,13 +167,11 @@ public final class Scripting {
 
         // Everything a script can reach is sealed, the string metatable included (Redis 7.2.4
         // leaves that one writable, and a change there outlives the script that made it).
-        Map<LuaTable, LuaTable> copies = ReadOnlyTable.newCopies();
         SandboxGlobals sandbox = new SandboxGlobals();
         sandbox.debuglib = watchdog;
         // One Lua thread for both: xpcall (a base library function, bound to g) sets its handler
         // on g's thread, and the scripts' functions (bound to the sandbox) call the handler of theirs.
         sandbox.running = g.running;
-        coroutines.switchRunningOf(sandbox);
         sandbox.sealFrom(g, copies);
         LuaString.s_metatable = ReadOnlyTable.sealedCopy((LuaTable) LuaString.s_metatable, copies);
         return sandbox;
@@ -183,8 +206,7 @@ public final class Scripting {
             return sha;
         } catch (LuaError e) {
             // LuaJ words syntax errors its own way; Lua 5.1's text where the checker finds the error.
-            String lua51 = Lua51Syntax.firstError(body, CHUNK_NAME);
-            c.reply().error("ERR Error compiling script (new function): " + (lua51 != null ? lua51 : compileMessage(e)));
+            c.reply().error("ERR Error compiling script (new function): " + compileError(e, body, CHUNK_NAME));
             return null;
         }
     }
@@ -193,12 +215,14 @@ public final class Scripting {
         return compile(body, CHUNK_NAME, environment);
     }
 
-    private LuaFunction compile(byte[] body, String chunkName, LuaValue environment) {
+    LuaFunction compile(byte[] body, String chunkName, LuaValue environment) {
         return globals.load(new ByteArrayInputStream(body), chunkName, "t", environment).checkfunction();
     }
 
-    private static String compileMessage(LuaError e) {
-        return e.getMessage().replace("[string \"" + CHUNK_NAME + "\"]", CHUNK_NAME);
+    /** Lua 5.1's text for the syntax error in {@code body} where the checker finds it, else LuaJ's. */
+    static String compileError(LuaError e, byte[] body, String chunk) {
+        String lua51 = Lua51Syntax.firstError(body, chunk);
+        return lua51 != null ? lua51 : e.getMessage().replace("[string \"" + chunk + "\"]", chunk);
     }
 
     public boolean exists(String sha) {
@@ -229,11 +253,40 @@ public final class Scripting {
      * its result (or its error) as the caller's reply. The caller has checked that it exists.
      */
     public void run(Client caller, String sha, byte[][] keys, byte[][] args, boolean readOnly) {
-        LuaFunction fn = cache.get(sha);
         env.define("KEYS", array(keys));
         env.define("ARGV", array(args));
-        redis.begin(caller, readOnly);
+        execute(caller, cache.get(sha), LuaValue.NONE, keys, sha, CHUNK_NAME, true, null, readOnly, true);
+    }
+
+    /** The functions (FUNCTION LOAD's libraries) this engine runs. */
+    public Functions functions() {
+        return functions;
+    }
+
+    /**
+     * FCALL: runs {@code function} for {@code caller}, its keys and arguments passed as its two
+     * arguments (not as globals), and writes its result or error as the caller's reply.
+     * {@code argv} is the caller's command, for FUNCTION STATS.
+     */
+    public void call(Client caller, LibraryFunction function, byte[][] keys, byte[][] args, boolean readOnly,
+            byte[][] argv) {
+        execute(caller, function.callback(), LuaValue.varargsOf(array(keys), array(args)), keys, function.name(),
+                FUNCTION_CHUNK_NAME, false, argv, readOnly || function.has(LibraryFunction.NO_WRITES),
+                function.has(LibraryFunction.ALLOW_CROSS_SLOT));
+    }
+
+    /**
+     * Runs {@code fn} with {@code arguments} as a script: the run state (watchdog, busy threshold,
+     * KILL), the redis.call bridge, the reply or Redis's error text.
+     */
+    private void execute(Client caller, LuaFunction fn, Varargs arguments, byte[][] keys, String name, String chunk,
+            boolean eval, byte[][] argv, boolean readOnly, boolean allowCrossSlot) {
+        redis.begin(caller, readOnly, allowCrossSlot);
+        redis.declaredKeys(keys);
         this.caller = caller;
+        this.runName = name;
+        this.runEval = eval;
+        this.runArgv = argv;
         this.loopThread = Thread.currentThread();
         this.startNanos = System.nanoTime();
         this.thresholdNanos = server.config().busyReplyThreshold() * 1_000_000L;
@@ -243,10 +296,11 @@ public final class Scripting {
         long replyMark = caller.reply().pendingBytes();
         coroutines.begin();
         try {
-            LuaValue result = fn.call();
+            LuaValue result = fn.invoke(arguments).arg1();
             LuaToResp.write(caller.reply(), result, redis.resp());
         } catch (LuaError e) {
-            String reply = errorReply(e, sha, watchdog.currentLine(), watchdog.describeReturned(), watchdog.raisedLine());
+            String reply = errorReply(e, name, chunk, watchdog.currentLine(), watchdog.describeReturned(),
+                    watchdog.raisedLine());
             if (countedAlready(e)) {
                 caller.reply().repeatedError(reply);
             } else {
@@ -254,11 +308,12 @@ public final class Scripting {
             }
         } catch (StackOverflowError e) {
             int line = watchdog.currentLine();
-            caller.reply().error("ERR user_script:" + line + ": stack overflow script: " + sha + ", on @user_script:" + line + ".");
+            caller.reply().error("ERR " + chunk + ":" + line + ": stack overflow script: " + name + ", on @" + chunk + ":"
+                    + line + ".");
         } catch (OutOfMemoryError e) {
             // A string or table the heap cannot hold (Redis would hold it, or die): refused with OOM,
             // past any pcall, with what the script wrote before it kept; the loop carries on.
-            LOG.warn("Script {} refused: {}", sha, e.toString());
+            LOG.warn("Script {} refused: {}", name, e.toString());
             caller.reply().discardFrom(replyMark);
             caller.reply().error(Errors.OOM);
         } finally {
@@ -267,10 +322,46 @@ public final class Scripting {
                 LOG.warn("Slow script finished after {} ms", (System.nanoTime() - startNanos) / 1_000_000);
             }
             this.caller = null;
+            this.runArgv = null;
             this.busy = false;
             this.killRequested = false;
             redis.end();
         }
+    }
+
+    /**
+     * Runs a library's code for FUNCTION LOAD (its {@code redis.register_function} calls), with
+     * Redis's load-time limit: past {@code timeoutMs} (0: none) it fails with "FUNCTION LOAD
+     * timeout". Not busy-served: no other client runs meanwhile.
+     */
+    void runLibraryCode(LuaFunction chunk, long timeoutMs) {
+        loading = true;
+        loadDeadlineNanos = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
+        watchdog.reset();
+        coroutines.begin();
+        try {
+            chunk.call();
+        } finally {
+            coroutines.end();
+            loading = false;
+        }
+    }
+
+    /** What FUNCTION STATS reports of the running function, or null when none runs. */
+    public RunningScript running() {
+        if (caller == null) {
+            return null;
+        }
+        return new RunningScript(runName, runEval, runArgv, (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    /** The script running now, as FUNCTION STATS describes it; {@code argv} is null for EVAL. */
+    public record RunningScript(String name, boolean eval, byte[][] argv, long durationMs) {
+    }
+
+    /** The -BUSY error for other clients: SCRIPT KILL's while EVAL runs, FUNCTION KILL's while a function does. */
+    public String busyError() {
+        return runEval ? BUSY_EVAL : BUSY_FUNCTION;
     }
 
     /**
@@ -289,6 +380,13 @@ public final class Scripting {
      * checkpoint so that a {@code pcall} cannot swallow it for good (as Redis's hook does).
      */
     void checkpoint() {
+        if (loading) {
+            if (loadDeadlineNanos != 0 && System.nanoTime() - loadDeadlineNanos > 0) {
+                watchdog.checkSoon();
+                throw new ReplyError("ERR FUNCTION LOAD timeout");
+            }
+            return;
+        }
         if (caller == null) {
             return;
         }
@@ -299,7 +397,8 @@ public final class Scripting {
             }
             busy = true;
             LOG.warn("Slow script detected: still in execution after {} milliseconds. You can try killing the script"
-                    + " using the SCRIPT KILL command.", (now - startNanos) / 1_000_000);
+                    + " using the {} command. Script name is: {}.", (now - startNanos) / 1_000_000,
+                    runEval ? "SCRIPT KILL" : "FUNCTION KILL", runName);
         }
         if (now - lastServeNanos >= SERVE_INTERVAL_NANOS) {
             lastServeNanos = now;
@@ -321,14 +420,18 @@ public final class Scripting {
     }
 
     /**
-     * SCRIPT KILL: asks the busy script to stop, unless it has already written (then it must run
-     * to its end, or the server be stopped with SHUTDOWN NOSAVE).
+     * SCRIPT KILL ({@code eval} true) or FUNCTION KILL: asks the busy script to stop, unless it has
+     * already written (then it must run to its end, or the server be stopped with SHUTDOWN NOSAVE)
+     * or is of the other kind (SCRIPT KILL stops only EVAL, FUNCTION KILL only a function; the
+     * answer is then the -BUSY error that names the right one).
      */
-    public void kill(Client c) {
+    public void kill(Client c, boolean eval) {
         if (caller == null) {
             c.reply().error(NOT_BUSY);
         } else if (redis.wrote()) {
             c.reply().error(UNKILLABLE);
+        } else if (eval != runEval) {
+            c.reply().error(busyError());
         } else {
             killRequested = true;
             c.reply().ok();
@@ -365,7 +468,8 @@ public final class Scripting {
     /**
      * Redis 7's text for a script that raised an error: an error reply ({@code redis.call} failing)
      * or an error table ({@code error(redis.error_reply(...))}) keeps its own text; any other error
-     * becomes {@code ERR user_script:<line>: <message>} ({@code ERR <message>} for an error a library
+     * becomes {@code ERR user_script:<line>: <message>} ({@code user_function} for a function;
+     * {@code ERR <message>} for an error a library
      * function raised unplaced, such as a readonly table's, and for {@code error(v, 0)},
      * {@code error(nil)} ("ERR nil") and {@code error(true)}, which Lua leaves unplaced); all end in
      * {@code script: <sha>, on @user_script:<line>.}. {@code fallbackLine} is used when LuaJ could not
@@ -375,7 +479,14 @@ public final class Scripting {
      * {@code error(msg, 2)} was called: the message carries its caller's position, the reply's
      * {@code on @user_script:N} this line, as Redis's.
      */
-    static String errorReply(LuaError e, String sha, int fallbackLine, String tailCallError, int raisedLine) {
+    static String errorReply(LuaError e, String sha, String chunk, int fallbackLine, String tailCallError,
+            int raisedLine) {
+        String[] messageAndLine = errorMessage(e, chunk, fallbackLine, tailCallError, raisedLine);
+        return messageAndLine[0] + " script: " + sha + ", on @" + chunk + ":" + messageAndLine[1] + ".";
+    }
+
+    /** The message of {@link #errorReply} (no leading '-') and the line its suffix names. */
+    static String[] errorMessage(LuaError e, String chunk, int fallbackLine, String tailCallError, int raisedLine) {
         String text = e.getMessage() == null ? "" : e.getMessage().strip();
         Matcher position = ERROR_POSITION.matcher(text);
         boolean placed = position.find();
@@ -395,16 +506,31 @@ public final class Scripting {
             if (!placed && tailCallError != null && text.startsWith("attempt to ")) {
                 text = tailCallError;
             }
-            message = "ERR " + (placed ? text : "user_script:" + line + ": " + text);
+            message = "ERR " + (placed ? text : chunk + ":" + line + ": " + text);
         }
         if (message.startsWith("-")) {
             message = message.substring(1);
         }
-        return message + " script: " + sha + ", on @user_script:" + line + ".";
+        return new String[] {message, line};
+    }
+
+    /**
+     * The text of an error that a library's code raised while FUNCTION LOAD ran it, as Redis's
+     * "Error registering functions: ..." carries it: an error reply's or error table's own text,
+     * any other error as {@code ERR user_function:<line>: <message>}; no script suffix.
+     */
+    String loadErrorMessage(LuaError e) {
+        return errorMessage(e, FUNCTION_CHUNK_NAME, watchdog.currentLine(), watchdog.describeReturned(),
+                watchdog.raisedLine())[0];
     }
 
     Server server() {
         return server;
+    }
+
+    /** Where {@code loadstring} compiles: the running function's globals, else EVAL's sandbox. */
+    private LuaValue loadEnvironment() {
+        return (caller != null && !runEval) || loading ? functionEnv.globals() : env;
     }
 
     LuaTable env() {
@@ -451,7 +577,7 @@ public final class Scripting {
             byte[] body = new byte[s.length()];
             s.copyInto(0, body, 0, body.length);
             try {
-                return scripting.compile(body, args.optjstring(2, s.tojstring()), scripting.env);
+                return scripting.compile(body, args.optjstring(2, s.tojstring()), scripting.loadEnvironment());
             } catch (LuaError e) {
                 return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(e.getMessage()));
             }

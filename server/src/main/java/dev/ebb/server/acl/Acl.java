@@ -243,7 +243,7 @@ public final class Acl {
         for (int n = 0; n < keys.length; n++) {
             String movableFlags = spec.movableKeyFlags(n);
             int permission = movableFlags != null && spec.movableKeys(argv) != null
-                    ? CommandAcl.permissionOf(movableFlags) : CommandAcl.keyPermission(spec, n);
+                    ? CommandAcl.permissionOf(movableFlags) : CommandAcl.keyPermission(spec, argv, n);
             if (!s.checkKey(argv[keys[n]], permission)) {
                 errorPosition = keys[n];
                 return DENIED_KEY;

@@ -61,6 +61,42 @@ public final class CommandAcl {
         return row.keyPermissions[Math.min(n, row.keyPermissions.length - 1)];
     }
 
+    /**
+     * The permission the {@code n}th key of {@code argv} needs, with the two commands whose key flags
+     * depend on their arguments (Redis's {@code variable_flags}): SET writes only, unless GET makes it
+     * read too; BITFIELD with only GET (and OVERFLOW) operations reads only.
+     */
+    public static int keyPermission(CommandSpec spec, byte[][] argv, int n) {
+        String name = spec.fullName();
+        if (name.equals("set")) {
+            for (int i = 3; i < argv.length; i++) {
+                if (new String(argv[i], StandardCharsets.ISO_8859_1).equalsIgnoreCase("get")) {
+                    return READ | WRITE;
+                }
+            }
+            return WRITE;
+        }
+        if (name.equals("bitfield")) {
+            return bitfieldReadOnly(argv) ? READ : READ | WRITE;
+        }
+        return keyPermission(spec, n);
+    }
+
+    private static boolean bitfieldReadOnly(byte[][] argv) {
+        for (int i = 2; i < argv.length; i++) {
+            int remaining = argv.length - i - 1;
+            String arg = new String(argv[i], StandardCharsets.ISO_8859_1);
+            if (arg.equalsIgnoreCase("get") && remaining >= 2) {
+                i += 2;
+            } else if (arg.equalsIgnoreCase("overflow") && remaining >= 1) {
+                i += 1;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Parses Redis's key spec flags ({@code RW access update}) into a permission. */
     public static int permissionOf(String keySpecFlags) {
         int perm = 0;

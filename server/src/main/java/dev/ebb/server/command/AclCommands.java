@@ -203,7 +203,7 @@ public final class AclCommands {
             return;
         }
         if (argv.length > 3) {
-            c.reply().error(Errors.wrongArity("acl|cat"));
+            c.reply().error(Errors.unknownSubcommandOrArity(argv[1], "ACL"));
             return;
         }
         AclCategory category = AclCategory.byName(Arguments.text(argv[2]));
@@ -245,7 +245,7 @@ public final class AclCommands {
                 return;
             }
         } else if (argv.length > 3) {
-            c.reply().error(Errors.wrongArity("acl|genpass"));
+            c.reply().error(Errors.unknownSubcommandOrArity(argv[1], "ACL"));
             return;
         }
         int chars = (int) ((bits + 3) / 4);
@@ -269,7 +269,7 @@ public final class AclCommands {
             }
             count = Math.max(0, count);
         } else if (argv.length > 3) {
-            c.reply().error(Errors.wrongArity("acl|log"));
+            c.reply().error(Errors.unknownSubcommandOrArity(argv[1], "ACL"));
             return;
         }
         c.server().acl().log().write(c.reply(), count, c.server().nowMs());

@@ -64,6 +64,10 @@ final class AclSetup {
      * reply is written.
      */
     static void userChanged(Server server, User u, boolean removed) {
+        if (u == server.acl().defaultUser()) {
+            // The default user's password decides what unauthenticated connections may send.
+            server.clients().forEach(Client::refreshDecoderAuth);
+        }
         boolean all = removed || !u.enabled();
         List<Client> victims = new ArrayList<>();
         for (Client c : server.clients()) {

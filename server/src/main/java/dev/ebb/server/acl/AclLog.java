@@ -50,10 +50,13 @@ public final class AclLog {
 
     private final LinkedList<Entry> entries = new LinkedList<>();
     private long nextId;
+    /** Denials by reason, for INFO's {@code acl_access_denied_*}; never reset by ACL LOG RESET. */
+    private final long[] denied = new long[REASONS.length];
 
     /** Records a denial ({@link Acl#DENIED_CMD} …) at {@code nowMs}; {@code maxLen} trims the log. */
     public void add(int reason, Context context, String object, String username, String clientInfo, long nowMs,
             long maxLen) {
+        denied[reason]++;
         Iterator<Entry> it = entries.iterator();
         for (int scanned = 0; scanned < SCAN && it.hasNext(); scanned++) {
             Entry e = it.next();
@@ -76,6 +79,11 @@ public final class AclLog {
         while (entries.size() > maxLen) {
             entries.removeLast();
         }
+    }
+
+    /** How many denials of this reason ({@link Acl#DENIED_AUTH} …) there have been (INFO stats). */
+    public long denied(int reason) {
+        return denied[reason];
     }
 
     public void reset() {

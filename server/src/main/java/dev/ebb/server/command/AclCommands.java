@@ -30,6 +30,7 @@ import java.util.List;
  * disconnected ({@link Server#aclUserChanged}).
  */
 public final class AclCommands {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AclCommands.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private AclCommands() {
@@ -103,7 +104,7 @@ public final class AclCommands {
             SlowLog.redact(argv, i);
         }
         if (name.indexOf(' ') >= 0 || name.indexOf('\0') >= 0) {
-            c.reply().error("ERR Usernames can't contain spaces or null characters");
+            c.reply().error(Errors.ACL_USERNAME_CHARACTERS);
             return;
         }
         User u;
@@ -159,7 +160,7 @@ public final class AclCommands {
         for (int i = 2; i < argv.length; i++) {
             String name = Acl.text(argv[i]);
             if (name.equals(Acl.DEFAULT_USER)) {
-                c.reply().error("ERR The 'default' user cannot be removed");
+                c.reply().error(Errors.ACL_DEFAULT_USER_UNDELETABLE);
                 return;
             }
             User u = server.acl().deleteUser(name);
@@ -208,7 +209,7 @@ public final class AclCommands {
         }
         AclCategory category = AclCategory.byName(Arguments.text(argv[2]));
         if (category == null) {
-            c.reply().error("ERR Unknown category '" + Arguments.text(argv[2]) + "'");
+            c.reply().error(Errors.aclUnknownCategory(argv[2]));
             return;
         }
         List<String> names = new ArrayList<>();
@@ -240,8 +241,7 @@ public final class AclCommands {
                 return;
             }
             if (bits <= 0 || bits > 4096) {
-                c.reply().error("ERR ACL GENPASS argument must be the number of bits for the output password,"
-                        + " a positive number up to 4096");
+                c.reply().error(Errors.ACL_GENPASS_BITS);
                 return;
             }
         } else if (argv.length > 3) {
@@ -283,7 +283,7 @@ public final class AclCommands {
         Server server = c.server();
         User u = server.acl().user(Acl.text(argv[2]));
         if (u == null) {
-            c.reply().error("ERR User '" + Acl.text(argv[2]) + "' not found");
+            c.reply().error(Errors.aclUserNotFound(argv[2]));
             return;
         }
         byte[][] line = java.util.Arrays.copyOfRange(argv, 3, argv.length);
@@ -292,7 +292,7 @@ public final class AclCommands {
             spec = spec.subcommand(line[1]);
         }
         if (spec == null) {
-            c.reply().error("ERR Command '" + Acl.text(argv[3]) + "' not found");
+            c.reply().error(Errors.aclCommandNotFound(argv[3]));
             return;
         }
         if (!spec.arityAccepts(line.length)) {
@@ -316,8 +316,8 @@ public final class AclCommands {
         try {
             AclFile.save(c.server().acl(), file);
         } catch (IOException e) {
-            c.reply().error("ERR There was an error trying to save the ACLs. Please check the server logs for"
-                    + " more information");
+            LOG.warn("Error saving ACLs to {}: {}", file, e.toString());
+            c.reply().error(Errors.ACL_SAVE_FAILED);
             return;
         }
         c.reply().ok();

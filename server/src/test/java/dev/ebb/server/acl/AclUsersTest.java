@@ -217,4 +217,37 @@ class AclUsersTest {
         assertEquals("default", admin.aclWhoAmI());
         assertEquals(List.of("user default on nopass sanitize-payload ~* &* +@all"), admin.aclList());
     }
+
+    @Test
+    void aclPubsubDefaultShouldDecideTheChannelsOfNewUsers() {
+        admin.aclSetUser("before", "on");
+        admin.configSet("acl-pubsub-default", "allchannels");
+        try {
+            admin.aclSetUser("after", "on");
+
+            admin.aclSetUser("reset", "on", "resetchannels", "&x", "reset");
+
+            List<String> users = admin.aclList();
+            assertTrue(users.contains("user before on sanitize-payload resetchannels -@all"), users.toString());
+            assertTrue(users.contains("user after on sanitize-payload &* -@all"), users.toString());
+            assertTrue(users.contains("user reset off sanitize-payload &* -@all"), users.toString());
+        } finally {
+            admin.configSet("acl-pubsub-default", "resetchannels");
+        }
+    }
+
+    @Test
+    void anAuthenticatedUserShouldSeeRequirepassOnlyOnTheDefaultUser() {
+        admin.aclSetUser("app", "on", ">pw", "+@all", "~*");
+        admin.configSet("requirepass", "adminpw");
+        try (Jedis fresh = new Jedis(ebb.host(), ebb.port())) {
+            assertEquals("NOAUTH Authentication required.", error(fresh::ping));
+            fresh.auth("app", "pw");
+            assertEquals("PONG", fresh.ping());
+            assertTrue(admin.aclList().contains("user default on sanitize-payload #"
+                    + User.sha256Hex("adminpw") + " ~* &* +@all"), admin.aclList().toString());
+        } finally {
+            admin.configSet("requirepass", "");
+        }
+    }
 }

@@ -22,7 +22,8 @@ class DirectivesTest {
 
         assertEquals(List.of("bind", "protected-mode", "port", "tcp-backlog", "timeout", "tcp-keepalive",
                 "daemonize", "pidfile", "loglevel", "logfile", "databases",
-                "save", "dbfilename", "dir", "requirepass", "enable-debug-command", "maxclients",
+                "save", "dbfilename", "dir", "requirepass", "enable-debug-command",
+                "aclfile", "acllog-max-len", "acl-pubsub-default", "maxclients",
                 "maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",
                 "lazyfree-lazy-eviction", "lazyfree-lazy-expire", "lazyfree-lazy-server-del",
                 "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "io-threads", "appendonly",

@@ -49,6 +49,8 @@ public final class Client {
     private byte[][] lastArgv;
     private int flags;
     private boolean authenticated;
+    /** The ACL user the connection runs as: {@code default} until AUTH or HELLO AUTH says otherwise. */
+    private dev.ebb.server.acl.User user;
     /** Replies were handed to the channel since the socket's latest read: set by the loop, cleared by the IO thread. */
     private volatile boolean repliedSinceRead;
     private boolean closed;
@@ -78,6 +80,7 @@ public final class Client {
         this.createdMs = createdMs;
         this.lastInteractionMs = createdMs;
         this.db = server.db(0);
+        this.user = server.acl().defaultUser();
         authenticated(!server.requiresAuth());
     }
 
@@ -203,6 +206,16 @@ public final class Client {
      */
     public boolean authRequired() {
         return !authenticated && server.requiresAuth();
+    }
+
+    /** The ACL user the connection runs as. */
+    public dev.ebb.server.acl.User user() {
+        return user;
+    }
+
+    /** Switches the ACL user: AUTH, HELLO AUTH, RESET, and a script client taking its caller's user. */
+    public void user(dev.ebb.server.acl.User user) {
+        this.user = user;
     }
 
     /** Sets the AUTH state; the connection's decoder limits what an unauthenticated client may send. */

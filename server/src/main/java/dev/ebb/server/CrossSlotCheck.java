@@ -1,11 +1,11 @@
 package dev.ebb.server;
 
 import dev.ebb.server.cluster.HashSlots;
+import dev.ebb.server.command.CommandKeys;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.Errors;
 import dev.ebb.server.command.KeySpec;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
  * The dispatcher's CROSSSLOT rule in cluster mode, as Redis's getNodeByQuery applies it on a node
@@ -26,22 +26,6 @@ final class CrossSlotCheck {
     private CrossSlotCheck() {
     }
 
-    /**
-     * Commands whose keys are counted by a {@code numkeys} argument (movable keys, so the table's
-     * fixed positions do not describe them): the index of {@code numkeys}, and whether a
-     * destination key precedes it at index 1.
-     */
-    private static final Map<String, int[]> NUMKEYS_COMMANDS = Map.ofEntries(
-            Map.entry("eval", new int[] {2, 0}), Map.entry("evalsha", new int[] {2, 0}),
-            Map.entry("eval_ro", new int[] {2, 0}), Map.entry("evalsha_ro", new int[] {2, 0}),
-            Map.entry("fcall", new int[] {2, 0}), Map.entry("fcall_ro", new int[] {2, 0}),
-            Map.entry("zunion", new int[] {1, 0}), Map.entry("zinter", new int[] {1, 0}),
-            Map.entry("zdiff", new int[] {1, 0}), Map.entry("zintercard", new int[] {1, 0}),
-            Map.entry("sintercard", new int[] {1, 0}), Map.entry("lmpop", new int[] {1, 0}),
-            Map.entry("zmpop", new int[] {1, 0}), Map.entry("blmpop", new int[] {2, 0}),
-            Map.entry("bzmpop", new int[] {2, 0}), Map.entry("zunionstore", new int[] {2, 1}),
-            Map.entry("zinterstore", new int[] {2, 1}), Map.entry("zdiffstore", new int[] {2, 1}));
-
     /** @return true if the command was refused (and answered) */
     static boolean rejected(Server server, Client c, CommandSpec spec, byte[][] argv) {
         boolean exec = spec.fullName().equals("exec");
@@ -61,7 +45,7 @@ final class CrossSlotCheck {
      * {@link HashSlots#CROSS_SLOT}; also what a script's {@code redis.call} is checked against.
      */
     static int slot(CommandSpec spec, byte[][] argv) {
-        int[] numkeys = NUMKEYS_COMMANDS.get(spec.fullName());
+        int[] numkeys = CommandKeys.numkeys(spec);
         if (numkeys != null) {
             return numkeysSlot(argv, numkeys[0], numkeys[1] == 1, HashSlots.NO_KEYS);
         }
@@ -123,7 +107,7 @@ final class CrossSlotCheck {
         Transaction t = c.transaction();
         int slot = HashSlots.NO_KEYS;
         for (int i = 0, n = t.size(); i < n && slot != HashSlots.CROSS_SLOT; i++) {
-            int[] numkeys = NUMKEYS_COMMANDS.get(t.spec(i).fullName());
+            int[] numkeys = CommandKeys.numkeys(t.spec(i));
             int[] movable = t.spec(i).movableKeys(t.argv(i));
             if (numkeys != null) {
                 slot = numkeysSlot(t.argv(i), numkeys[0], numkeys[1] == 1, slot);

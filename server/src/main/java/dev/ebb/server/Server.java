@@ -1,5 +1,7 @@
 package dev.ebb.server;
 
+import dev.ebb.server.acl.Acl;
+import dev.ebb.server.acl.AclLog;
 import dev.ebb.server.cluster.ClusterNode;
 import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
@@ -42,6 +44,7 @@ public final class Server {
     public static final String REDIS_VERSION = "7.2.4";
 
     private final ServerConfig config;
+    private final Acl acl;
     private final CommandTable commands;
     private final Database[] dbs;
     private final Map<Long, Client> clients = new LinkedHashMap<>();
@@ -85,6 +88,7 @@ public final class Server {
     Server(ServerConfig config, CommandTable commands, LongSupplier clock, long seed, Runnable shutdownAction) {
         this.config = config;
         this.commands = commands;
+        this.acl = AclSetup.create(config, commands);
         this.clock = clock;
         this.shutdownAction = shutdownAction;
         this.dbs = new Database[config.databases()];
@@ -114,7 +118,12 @@ public final class Server {
                 () -> outputLimitFloor = OutputBufferLimiter.floor(config.clientOutputBufferLimits()));
         config.onChange("latency-monitor-threshold", () -> latencyMonitor.thresholdMs(config.latencyMonitorThreshold()));
         // Removing requirepass frees the connections that had not authenticated; setting it restricts them again.
-        config.onChange("requirepass", () -> clients.values().forEach(Client::refreshDecoderAuth));
+        config.onChange("requirepass", () -> {
+            acl.requirepass(config.requirepass());
+            clients.values().forEach(Client::refreshDecoderAuth);
+        });
+        config.onChange("acl-pubsub-default", () -> acl.allChannelsByDefault(config.aclPubsubAllChannels()));
+        config.onChange("acllog-max-len", () -> acl.log().trim(config.acllogMaxLen()));
         this.memoryGuard = new MemoryGuard(this, dbs);
         memoryGuard.evictionListener(LazyFree.evictionListener(this));
         this.startMs = nowMs;
@@ -215,6 +224,9 @@ public final class Server {
             reject(c, spec, Errors.NOAUTH);
             return;
         }
+        if (!c.user().unrestricted() && aclDenied(c, spec, argv)) {
+            return;
+        }
         if (c.protocol() == 2 && c.subscriptions().active() && !PubSubCommands.allowedWhileSubscribed(spec)) {
             reject(c, spec, Errors.onlySubscribeAllowed(spec.fullName()));
             return;
@@ -283,6 +295,47 @@ public final class Server {
         if (!monitors.isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
             monitors.feed(this, c, argv);
         }
+    }
+
+    /**
+     * The ACL check of dispatch, for a client whose user is restricted: a denied command is logged
+     * (context {@code multi} inside MULTI) and refused with Redis's NOPERM text, flagging any
+     * transaction as every refusal does.
+     *
+     * @return true if the command was refused
+     */
+    private boolean aclDenied(Client c, CommandSpec spec, byte[][] argv) {
+        int result = acl.check(c.user(), spec, argv);
+        if (result == Acl.OK) {
+            return false;
+        }
+        int position = acl.errorPosition();
+        logAclDenial(c, result, c.inMulti() ? AclLog.Context.MULTI : AclLog.Context.TOPLEVEL, spec, argv, position);
+        reject(c, spec, "NOPERM " + Acl.message(result, c.user(), spec, argv[position], false));
+        return true;
+    }
+
+    /**
+     * Records an ACL denial in ACL LOG: the object is the command's full name, or the key or
+     * channel at {@code position}; the client info is that of the client that sent the command
+     * (a script's caller).
+     */
+    public void logAclDenial(Client c, int result, AclLog.Context context, CommandSpec spec, byte[][] argv,
+            int position) {
+        String object = result == Acl.DENIED_CMD ? spec.fullName() : Acl.text(argv[position]);
+        Client real = current != null && c.inScript() ? current : c;
+        acl.log().add(result, context, object, c.user().name(),
+                dev.ebb.server.command.ClientCommands.describe(real, nowMs), nowMs, config.acllogMaxLen());
+    }
+
+    /** Closes the connections a change of {@code u} (or its removal) no longer allows; see {@link AclSetup#userChanged}. */
+    public void aclUserChanged(dev.ebb.server.acl.User u, boolean removed) {
+        AclSetup.userChanged(this, u, removed);
+    }
+
+    /** The ACL users, the permission check and ACL LOG. */
+    public Acl acl() {
+        return acl;
     }
 
     /** The pending output from which a client may be over an output-buffer limit; see {@link OutputBufferLimiter#floor}. */
@@ -543,8 +596,10 @@ public final class Server {
         return runId;
     }
 
+    /** Whether a new connection must authenticate: the default user needs a password or is off (Redis's authRequired). */
     boolean requiresAuth() {
-        return !config.requirepass().isEmpty();
+        dev.ebb.server.acl.User d = acl.defaultUser();
+        return !d.nopass() || !d.enabled();
     }
 
     // Scripting (EVAL, SCRIPT): the Lua engine, created on first use.

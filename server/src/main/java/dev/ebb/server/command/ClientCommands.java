@@ -212,6 +212,7 @@ public final class ClientCommands {
         ClientType type = null;
         long maxAgeSeconds = 0;
         boolean skipMe = true;
+        dev.ebb.server.acl.User user = null;
         if (argv.length == 3) {
             addr = Arguments.text(argv[2]);
             skipMe = false;
@@ -243,7 +244,8 @@ public final class ClientCommands {
                 } else if (Arguments.is(option, "laddr")) {
                     laddr = Arguments.text(value);
                 } else if (Arguments.is(option, "user")) {
-                    if (!Arguments.text(value).equals(ConnectionCommands.DEFAULT_USER)) {
+                    user = c.server().acl().user(dev.ebb.server.acl.Acl.text(value));
+                    if (user == null) {
                         c.reply().error(Errors.noSuchUser(value));
                         return;
                     }
@@ -275,6 +277,7 @@ public final class ClientCommands {
                     || (laddr != null && !client.laddr().equals(laddr))
                     || (type != null && type != ClientType.of(client))
                     || (id != 0 && client.id() != id)
+                    || (user != null && client.user() != user)
                     || (maxAgeSeconds != 0 && (now - client.createdMs()) / 1000 < maxAgeSeconds)
                     || (client == c && skipMe)) {
                 continue;
@@ -477,7 +480,7 @@ public final class ClientCommands {
                 .append(" tot-mem=").append(omem + argvMem)
                 .append(" events=").append(omem > 0 ? "rw" : "r")
                 .append(" cmd=").append(client.lastCommand() == null ? "NULL" : client.lastCommand().fullName())
-                .append(" user=").append(ConnectionCommands.DEFAULT_USER)
+                .append(" user=").append(client.user().name())
                 .append(" redir=-1")
                 .append(" resp=").append(client.protocol())
                 .append(" lib-name=").append(client.libName())

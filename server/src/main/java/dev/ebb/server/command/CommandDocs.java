@@ -20,12 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * GETKEYS, GETKEYSANDFLAGS, HELP), in Redis 7.2's reply shapes. Everything is derived from the
  * table's rows; nothing is copied from Redis's command metadata:
  * <ul>
- *   <li><b>ACL categories</b> ({@link #aclCategories}): the group's category ({@code @string},
- *       {@code @connection} …) plus those Redis implies from the flags ({@code @write}, {@code @read},
- *       {@code @admin @dangerous}, {@code @pubsub}, {@code @fast} or else {@code @slow},
- *       {@code @blocking}). Redis also gives some commands categories by hand (INFO is
- *       {@code @dangerous}, COMMAND is {@code @connection}); Ebb does not. A container (CLIENT,
- *       CONFIG) has no group category, as in Redis.</li>
+ *   <li><b>ACL categories</b> ({@link #aclCategories}): Redis 7.2.4's, from
+ *       {@link dev.ebb.server.acl.CommandAcl}'s table (generated from the reference server). A command
+ *       Redis lacks gets the group's category ({@code @string}, {@code @connection} …) plus those
+ *       Redis implies from the flags ({@code @write}, {@code @read}, {@code @admin @dangerous},
+ *       {@code @pubsub}, {@code @fast} or else {@code @slow}, {@code @blocking}).</li>
  *   <li><b>Key specs</b> ({@link #writeKeySpecs}): one {@code index}/{@code range} spec derived from
  *       first/last/step. Its flags are {@code RO access} for read-only commands, {@code RW} for
  *       write commands (Ebb does not track Redis's finer {@code OW}/{@code RM}/{@code insert}/
@@ -386,6 +385,16 @@ public final class CommandDocs {
      * category (not for containers) and those Redis implies from the flags.
      */
     static List<String> aclCategories(CommandSpec spec) {
+        long known = dev.ebb.server.acl.CommandAcl.categories(spec);
+        if (known != -1) {
+            List<String> names = new ArrayList<>(4);
+            for (dev.ebb.server.acl.AclCategory category : dev.ebb.server.acl.AclCategory.values()) {
+                if ((known & category.bit()) != 0) {
+                    names.add("@" + category.label());
+                }
+            }
+            return names;
+        }
         List<String> present = new ArrayList<>(4);
         String group = spec.subcommands().isEmpty() ? spec.group().aclCategory() : null;
         if (group != null) {

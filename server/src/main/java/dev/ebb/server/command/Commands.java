@@ -30,7 +30,8 @@ public final class Commands {
             ListCommands.specs(),
             ScriptingCommands.specs(),
             FunctionCommands.specs(),
-            SortCommands.specs());
+            SortCommands.specs(),
+            AclCommands.specs());
 
     private Commands() {
     }

@@ -11,22 +11,25 @@ import static dev.ebb.server.command.CommandSpec.spec;
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
 import dev.ebb.server.Server;
+import dev.ebb.server.acl.Acl;
+import dev.ebb.server.acl.AclLog;
+import dev.ebb.server.acl.User;
 import dev.ebb.server.monitor.SlowLog;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 
 /**
  * Connection commands: PING, ECHO, QUIT, SELECT, HELLO, AUTH, RESET.
  *
- * <p>Authentication follows Redis 7 without ACLs: the only user is {@code default}. With no
- * {@code requirepass} it has no password ("nopass"), so {@code AUTH default <anything>} succeeds and
- * the single-argument AUTH is refused as a likely configuration mistake; with {@code requirepass}
- * set, the password must match (compared in constant time).
+ * <p>Authentication follows Redis 7's ACL: a connection starts as the {@code default} user
+ * (authenticated when that user needs no password) and AUTH or HELLO AUTH switch it to any enabled
+ * user whose password matches (SHA-256 hashes compared in constant time; see {@link dev.ebb.server.acl.Acl}).
+ * {@code requirepass} is the default user's password. The single-argument AUTH is refused as a
+ * likely configuration mistake while the default user has no password. A failed attempt is
+ * recorded in ACL LOG.
  */
 public final class ConnectionCommands {
-    /** The only user name Ebb knows (no ACLs). */
-    static final String DEFAULT_USER = "default";
+    static final String DEFAULT_USER = Acl.DEFAULT_USER;
 
     private ConnectionCommands() {
     }
@@ -144,7 +147,7 @@ public final class ConnectionCommands {
             }
         }
         redactHelloAuth(argv, next);
-        if (user != null && !authenticate(c, user, password)) {
+        if (user != null && !authenticate(c, argv[0], user, password)) {
             replyAuthFailed(c);
             return;
         }
@@ -198,11 +201,11 @@ public final class ConnectionCommands {
         for (int i = 1; i < argv.length; i++) {
             SlowLog.redact(argv, i);
         }
-        if (argv.length == 2 && requirepass(c).length == 0) {
+        if (argv.length == 2 && c.server().acl().defaultUser().nopass()) {
             c.reply().error(Errors.AUTH_WITHOUT_PASSWORD);
             return;
         }
-        if (authenticate(c, user, password)) {
+        if (authenticate(c, argv[0], user, password)) {
             c.reply().ok();
         } else {
             replyAuthFailed(c);
@@ -230,24 +233,22 @@ public final class ConnectionCommands {
     }
 
     /**
-     * Checks a user and password against the {@code default} user and marks the connection
-     * authenticated on success. A failed attempt leaves the connection's state as it was.
+     * Checks a user and password and, on success, makes the connection authenticated as that user.
+     * A failed attempt leaves the connection's state as it was and is recorded in ACL LOG (reason
+     * {@code auth}, object the command name as sent).
      */
-    static boolean authenticate(Client c, byte[] user, byte[] password) {
-        if (!Arguments.text(user).equals(DEFAULT_USER)) {
+    static boolean authenticate(Client c, byte[] command, byte[] user, byte[] password) {
+        Server server = c.server();
+        User u = server.acl().authenticate(Acl.text(user), password);
+        if (u == null) {
+            server.acl().log().add(Acl.DENIED_AUTH, c.inMulti() ? AclLog.Context.MULTI : AclLog.Context.TOPLEVEL,
+                    Acl.text(command), Acl.text(user), ClientCommands.describe(c, server.nowMs()), server.nowMs(),
+                    server.config().acllogMaxLen());
             return false;
         }
-        byte[] expected = requirepass(c);
-        if (expected.length > 0 && !MessageDigest.isEqual(expected, password)) {
-            return false;
-        }
+        c.user(u);
         c.authenticated(true);
         return true;
-    }
-
-    private static byte[] requirepass(Client c) {
-        // Config strings hold one char per byte, so ISO-8859-1 gives back the bytes as written.
-        return c.server().config().requirepass().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /**
@@ -262,7 +263,9 @@ public final class ConnectionCommands {
         c.name(null);
         c.setFlag(Client.FLAG_NO_EVICT, false);
         c.setFlag(Client.FLAG_NO_TOUCH, false);
-        c.authenticated(requirepass(c).length == 0);
+        User defaultUser = c.server().acl().defaultUser();
+        c.user(defaultUser);
+        c.authenticated(defaultUser.nopass() && defaultUser.enabled());
         c.server().pubsub().forget(c);
         c.server().monitors().remove(c);
         c.reply().simple("RESET");

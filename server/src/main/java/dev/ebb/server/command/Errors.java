@@ -260,4 +260,28 @@ public final class Errors {
         }
         return new String(out, 0, n);
     }
+
+    // ---- ACL (the rule reasons of ACL SETUSER live with the rules, in dev.ebb.server.acl) ----
+
+    public static final String ACL_DEFAULT_USER_UNDELETABLE = "ERR The 'default' user cannot be removed";
+    public static final String ACL_USERNAME_CHARACTERS = "ERR Usernames can't contain spaces or null characters";
+    public static final String ACL_GENPASS_BITS = "ERR ACL GENPASS argument must be the number of bits for the output"
+            + " password, a positive number up to 4096";
+    public static final String ACL_SAVE_FAILED = "ERR There was an error trying to save the ACLs. Please check the"
+            + " server logs for more information";
+
+    /** {@code ERR Unknown category 'foo'} (ACL CAT). */
+    public static String aclUnknownCategory(byte[] category) {
+        return "ERR Unknown category '" + printable(category) + "'";
+    }
+
+    /** {@code ERR User 'foo' not found} (ACL DRYRUN). */
+    public static String aclUserNotFound(byte[] user) {
+        return "ERR User '" + printable(user) + "' not found";
+    }
+
+    /** {@code ERR Command 'foo' not found} (ACL DRYRUN). */
+    public static String aclCommandNotFound(byte[] command) {
+        return "ERR Command '" + printable(command) + "' not found";
+    }
 }

@@ -390,6 +390,11 @@ public final class InfoCommand {
         field(out, "total_error_replies", s.errorStats().total());
         field(out, "dump_payload_sanitizations", 0); // no DUMP/RESTORE yet
         field(out, "client_output_buffer_limit_disconnections", st.clientOutputBufferLimitDisconnections());
+        dev.ebb.server.acl.AclLog acl = s.acl().log();
+        field(out, "acl_access_denied_auth", acl.denied(dev.ebb.server.acl.Acl.DENIED_AUTH));
+        field(out, "acl_access_denied_cmd", acl.denied(dev.ebb.server.acl.Acl.DENIED_CMD));
+        field(out, "acl_access_denied_key", acl.denied(dev.ebb.server.acl.Acl.DENIED_KEY));
+        field(out, "acl_access_denied_channel", acl.denied(dev.ebb.server.acl.Acl.DENIED_CHANNEL));
     }
 
     private static void replication(StringBuilder out, Server s) {

@@ -10,6 +10,8 @@ import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
 import dev.ebb.server.Server;
+import dev.ebb.server.acl.Acl;
+import dev.ebb.server.acl.AclLog;
 import dev.ebb.server.Transaction;
 import java.util.List;
 
@@ -83,9 +85,33 @@ public final class TransactionCommands {
         // t.open() turns false only if a queued command ended this client's session (its state
         // discarded); nothing is left to run for it then.
         for (int i = 0; i < n && t.open(); i++) {
-            server.execute(c, t.spec(i), t.argv(i));
+            if (c.user().unrestricted() || aclAllows(c, t.spec(i), t.argv(i))) {
+                server.execute(c, t.spec(i), t.argv(i));
+            }
         }
         t.discard();
+    }
+
+    /**
+     * Checks a queued command's ACL again at EXEC, as Redis does in case the rules changed since it was
+     * queued; a denial is logged and answers Redis's NOPERM error in the command's place.
+     */
+    private static boolean aclAllows(Client c, CommandSpec spec, byte[][] argv) {
+        Server server = c.server();
+        int result = server.acl().check(c.user(), spec, argv);
+        if (result == Acl.OK) {
+            return true;
+        }
+        server.logAclDenial(c, result, AclLog.Context.MULTI, spec, argv, server.acl().errorPosition());
+        String reason = switch (result) {
+            case Acl.DENIED_CMD -> "no permission to execute the command or subcommand";
+            case Acl.DENIED_KEY -> "no permission to touch the specified keys";
+            case Acl.DENIED_CHANNEL -> "no permission to access one of the channels used as arguments";
+            default -> "no permission";
+        };
+        c.reply().error("NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC"
+                + " call. This command is no longer allowed for the following reason: " + reason);
+        return false;
     }
 
     static void discard(Client c, byte[][] argv) {

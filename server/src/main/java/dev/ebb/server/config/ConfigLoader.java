@@ -52,6 +52,7 @@ final class ConfigLoader {
 
     private final Object[] values = Directives.defaults();
     private final List<RenamedCommand> renamedCommands = new ArrayList<>();
+    private final List<ConfigUser> users = new ArrayList<>();
     private final Deque<Path> reading = new ArrayDeque<>();
 
     /** Reads the main config file, whose path is shown as given in the error if it cannot be read. */
@@ -93,6 +94,10 @@ final class ConfigLoader {
         return values.clone();
     }
 
+    List<ConfigUser> users() {
+        return List.copyOf(users);
+    }
+
     List<RenamedCommand> renamedCommands() {
         return List.copyOf(renamedCommands);
     }
@@ -127,6 +132,8 @@ final class ConfigLoader {
             return;
         } else if (name.equals("include") && args.size() == 2) {
             include(args.get(1), location);
+        } else if (name.equals("user") && args.size() >= 2) {
+            users.add(new ConfigUser(args.get(1), args.subList(2, args.size()), location));
         } else if (name.equals("rename-command") && args.size() == 3) {
             renamedCommands.add(new RenamedCommand(args.get(1), args.get(2), location));
         } else {

@@ -48,19 +48,29 @@ final class ConfigRewriter {
     private ConfigRewriter() {
     }
 
-    /** Rewrites {@code file} (a missing file is created) to hold {@code values}. */
-    static void rewriteFile(Path file, Object[] values) throws IOException {
+    /** Rewrites {@code file} (a missing file is created) to hold {@code values} and the {@code user} lines. */
+    static void rewriteFile(Path file, Object[] values, List<String> userLines) throws IOException {
         String old;
         try {
             old = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
         } catch (NoSuchFileException missing) {
             old = "";
         }
-        writeAtomically(file, rewrite(old, values));
+        writeAtomically(file, rewrite(old, values, userLines));
     }
 
-    /** The rewritten content for a file that currently holds {@code oldContent}. */
+    /** The rewritten content for a file that currently holds {@code oldContent}, without users. */
     static String rewrite(String oldContent, Object[] values) {
+        return rewrite(oldContent, values, List.of());
+    }
+
+    /**
+     * The rewritten content for a file that currently holds {@code oldContent}. The old {@code user}
+     * lines are replaced, in place and in order, by {@code userLines} (the users as they are now, as
+     * Redis writes them; none when an aclfile holds them); extra ones go to the end.
+     */
+    static String rewrite(String oldContent, Object[] values, List<String> userLines) {
+        List<Integer> oldUserLines = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         Map<Directive<?>, List<OldLine>> linesOf = new HashMap<>();
         boolean needsSignature = true;
@@ -82,6 +92,9 @@ final class ConfigRewriter {
                 String key = directive.type.lineKey(args.subList(1, args.size()));
                 linesOf.computeIfAbsent(directive, d -> new ArrayList<>()).add(new OldLine(lines.size(), key));
                 lines.add(line);
+            } else if (args != null && !args.isEmpty() && ScalarTypes.lower(args.get(0)).equals("user")) {
+                oldUserLines.add(lines.size());
+                lines.add("");
             } else if (args != null && !args.isEmpty() && KEPT_AS_IS.contains(ScalarTypes.lower(args.get(0)))) {
                 lines.add(line);
             } else {
@@ -89,6 +102,10 @@ final class ConfigRewriter {
             }
         }
 
+        int nextUser = 0;
+        for (; nextUser < userLines.size() && nextUser < oldUserLines.size(); nextUser++) {
+            lines.set(oldUserLines.get(nextUser), userLines.get(nextUser));
+        }
         for (Directive<?> directive : Directives.ALL) {
             List<OldLine> reusable = linesOf.getOrDefault(directive, new ArrayList<>());
             for (ValueType.RewriteLine rewritten : rewriteLines(directive, values[directive.index])) {
@@ -109,6 +126,16 @@ final class ConfigRewriter {
             for (OldLine orphan : reusable) {
                 lines.set(orphan.index, "");
             }
+        }
+        for (; nextUser < userLines.size(); nextUser++) {
+            if (needsSignature) {
+                if (!lines.isEmpty() && !lines.get(lines.size() - 1).isEmpty()) {
+                    lines.add("");
+                }
+                lines.add(SIGNATURE);
+                needsSignature = false;
+            }
+            lines.add(userLines.get(nextUser));
         }
         return join(lines);
     }

@@ -100,6 +100,12 @@ final class Directives {
     static final Directive<ProtectedAction> ENABLE_DEBUG_COMMAND = add("enable-debug-command",
             Enumeration.of(ProtectedAction.class), ProtectedAction.NO, Mutability.IMMUTABLE);
 
+    static final Directive<String> ACLFILE = add("aclfile", Text.any(), "", Mutability.IMMUTABLE);
+    static final Directive<Long> ACLLOG_MAX_LEN = add("acllog-max-len", Int.range(0, LONG_MAX), 128L,
+            Mutability.MUTABLE);
+    static final Directive<AclPubsubDefault> ACL_PUBSUB_DEFAULT = add("acl-pubsub-default",
+            Enumeration.of(AclPubsubDefault.class), AclPubsubDefault.RESETCHANNELS, Mutability.MUTABLE);
+
     // CLIENTS
     static final Directive<Long> MAXCLIENTS = add("maxclients", Int.range(1, UINT_MAX), 10000L, Mutability.MUTABLE);
 

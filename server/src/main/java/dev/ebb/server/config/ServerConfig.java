@@ -35,13 +35,21 @@ public final class ServerConfig {
     private volatile Object[] values;
     private final Path configFile;
     private final List<RenamedCommand> renamedCommands;
+    private final List<ConfigUser> users;
+    /** The {@code user} lines CONFIG REWRITE writes: the server's users as they are now; none until set. */
+    private java.util.function.Supplier<List<String>> currentUsers = List::of;
     /** Guarded by {@code this}. */
     private final Map<Directive<?>, List<ConfigListener>> listeners = new HashMap<>();
 
     ServerConfig(Object[] values, Path configFile, List<RenamedCommand> renamedCommands) {
+        this(values, configFile, renamedCommands, List.of());
+    }
+
+    ServerConfig(Object[] values, Path configFile, List<RenamedCommand> renamedCommands, List<ConfigUser> users) {
         this.values = values.clone();
         this.configFile = configFile;
         this.renamedCommands = List.copyOf(renamedCommands);
+        this.users = List.copyOf(users);
     }
 
     /** Every directive at its default, no config file (CONFIG REWRITE will refuse). */
@@ -61,7 +69,7 @@ public final class ServerConfig {
     public static ServerConfig fromText(String configText) throws ConfigException {
         ConfigLoader loader = new ConfigLoader();
         loader.loadText(configText, INLINE_SOURCE);
-        return new ServerConfig(loader.finish(), null, loader.renamedCommands());
+        return new ServerConfig(loader.finish(), null, loader.renamedCommands(), loader.users());
     }
 
     /**
@@ -78,7 +86,7 @@ public final class ServerConfig {
         }
         loader.loadText(commandLineText, ConfigLocation.COMMAND_LINE);
         Path absolute = configFile == null ? null : configFile.toAbsolutePath().normalize();
-        return new ServerConfig(loader.finish(), absolute, loader.renamedCommands());
+        return new ServerConfig(loader.finish(), absolute, loader.renamedCommands(), loader.users());
     }
 
     // ---------------------------------------------------------------- NETWORK
@@ -236,6 +244,34 @@ public final class ServerConfig {
     /** {@code enable-debug-command}: who may run DEBUG (immutable). */
     public ProtectedAction enableDebugCommand() {
         return value(Directives.ENABLE_DEBUG_COMMAND);
+    }
+
+    /** {@code aclfile}: where ACL LOAD and ACL SAVE read and write users; empty for none (immutable). */
+    public String aclfile() {
+        return value(Directives.ACLFILE);
+    }
+
+    /** {@code acllog-max-len}: the most entries ACL LOG keeps. */
+    public long acllogMaxLen() {
+        return value(Directives.ACLLOG_MAX_LEN);
+    }
+
+    /** {@code acl-pubsub-default}: true when new users start with {@code allchannels}. */
+    public boolean aclPubsubAllChannels() {
+        return value(Directives.ACL_PUBSUB_DEFAULT) == AclPubsubDefault.ALLCHANNELS;
+    }
+
+    /** {@code user} lines of the config, in file order; the server's ACL applies them. */
+    public List<ConfigUser> users() {
+        return users;
+    }
+
+    /**
+     * Tells CONFIG REWRITE how to list the users as they are when it runs ({@code user name rules}
+     * lines); it writes none when an {@code aclfile} keeps them.
+     */
+    public synchronized void currentUsers(java.util.function.Supplier<List<String>> lines) {
+        this.currentUsers = Objects.requireNonNull(lines, "lines");
     }
 
     /**
@@ -539,7 +575,7 @@ public final class ServerConfig {
     /** CONFIG REWRITE into {@code file}; see {@link ConfigRewriter} for the rules. */
     public synchronized void configRewrite(Path file) throws ConfigCommandException {
         try {
-            ConfigRewriter.rewriteFile(file, values);
+            ConfigRewriter.rewriteFile(file, values, aclfile().isEmpty() ? currentUsers.get() : List.of());
         } catch (IOException e) {
             throw new ConfigCommandException("ERR Rewriting config file: " + ConfigLoader.describe(e));
         }

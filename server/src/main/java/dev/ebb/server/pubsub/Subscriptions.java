@@ -31,6 +31,21 @@ public final class Subscriptions {
         return shardChannels.size();
     }
 
+    /** The channels and shard channels subscribed to, as bytes (ACL checks after a user changes). */
+    public List<byte[]> channelNames() {
+        List<byte[]> names = new ArrayList<>(channels.size() + shardChannels.size());
+        channels.forEach(c -> names.add(c.bytes()));
+        shardChannels.forEach(c -> names.add(c.bytes()));
+        return names;
+    }
+
+    /** The patterns subscribed to, as bytes. */
+    public List<byte[]> patternNames() {
+        List<byte[]> names = new ArrayList<>(patterns.size());
+        patterns.forEach(p -> names.add(p.bytes()));
+        return names;
+    }
+
     /** True when subscribed to anything: the client is then in Redis's pub/sub mode (flag P, class pubsub). */
     public boolean active() {
         return !channels.isEmpty() || !patterns.isEmpty() || !shardChannels.isEmpty();

@@ -2,6 +2,8 @@ package dev.ebb.server.script;
 
 import dev.ebb.server.Client;
 import dev.ebb.server.ScriptDispatch;
+import dev.ebb.server.acl.Acl;
+import dev.ebb.server.acl.AclLog;
 import dev.ebb.server.Server;
 import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.command.CommandFlags;
@@ -67,6 +69,7 @@ final class RedisLib {
         this.allowCrossSlot = allowCrossSlot;
         this.slot = HashSlots.NO_KEYS;
         scriptClient.select(caller.db());
+        scriptClient.user(caller.user());
         scriptClient.protocol(2);
     }
 
@@ -254,6 +257,14 @@ final class RedisLib {
         }
         if (spec.has(CommandFlags.NOSCRIPT)) {
             return error(NOT_ALLOWED);
+        }
+        if (!caller.user().unrestricted()) {
+            int result = server.acl().check(caller.user(), spec, argv);
+            if (result != Acl.OK) {
+                int position = server.acl().errorPosition();
+                server.logAclDenial(scriptClient, result, AclLog.Context.LUA, spec, argv, position);
+                return error("ERR ACL failure in script: " + Acl.message(result, caller.user(), spec, argv[position], false));
+            }
         }
         if (spec.has(CommandFlags.WRITE)) {
             if (readOnly) {

@@ -65,7 +65,8 @@ class InfoCommandTest {
             "keyspace_misses", "pubsub_channels", "pubsub_patterns", "pubsubshard_channels", "latest_fork_usec", "total_forks",
             "migrate_cached_sockets", "slave_expires_tracked_keys", "active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits", "active_defrag_key_misses",
             "total_active_defrag_time", "current_active_defrag_time", "tracking_total_keys", "tracking_total_items", "tracking_total_prefixes", "unexpected_error_replies",
-            "total_error_replies", "dump_payload_sanitizations", "role", "connected_slaves", "master_failover_state", "master_replid",
+            "total_error_replies", "dump_payload_sanitizations", "acl_access_denied_auth", "acl_access_denied_cmd",
+            "acl_access_denied_key", "acl_access_denied_channel", "role", "connected_slaves", "master_failover_state", "master_replid",
             "master_replid2", "master_repl_offset", "second_repl_offset", "repl_backlog_active", "repl_backlog_size", "repl_backlog_first_byte_offset",
             "repl_backlog_histlen", "used_cpu_sys", "used_cpu_user", "used_cpu_sys_children", "used_cpu_user_children", "used_cpu_sys_main_thread",
             "used_cpu_user_main_thread", "cluster_enabled");

@@ -63,6 +63,7 @@ class EbbConfFileTest {
 
         assertTrue(text.contains("\n# requirepass "), "requirepass example");
         assertTrue(text.contains("\n# rename-command "), "rename-command example");
+        assertTrue(text.contains("\n# user "), "user example");
         assertTrue(text.contains("\n# include "), "include example");
     }
 

@@ -89,7 +89,7 @@ final class CommandLoop {
 
     /** Handles one decoded message: a command (byte[][]) or a protocol error. Loop thread only. */
     void handle(Client c, Object msg) {
-        if (c.closing() || server.blockingKeys().holdIfBlocked(c, msg)) {
+        if (c.closing() || server.blockingKeys().holdIfBlocked(c, msg) || server.pause().holdIfHeld(c, msg)) {
             return;
         }
         if (msg instanceof byte[][]) {

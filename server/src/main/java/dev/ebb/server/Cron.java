@@ -108,7 +108,9 @@ final class Cron {
      */
     private void continueExpiry() {
         ActiveExpireCycle cycle = server.expireCycle();
-        boolean more = cycle.runSlice(server.tick());
+        // CLIENT PAUSE holds active expiry (the cycle ends without work).
+        server.tick();
+        boolean more = !server.pause().active() && cycle.runSlice(server.nowMs());
         if (!more) {
             recordExpireCycle(cycle.expireCycleCpuNanos() - slowCycleStartCpuNanos);
         }
@@ -146,7 +148,10 @@ final class Cron {
         fastOffersPending = false;
         ActiveExpireCycle cycle = server.expireCycle();
         long before = cycle.expireCycleCpuNanos();
-        cycle.runFast(server.tick());
+        server.tick();
+        if (!server.pause().active()) {
+            cycle.runFast(server.nowMs());
+        }
         recordExpireCycle(cycle.expireCycleCpuNanos() - before);
         loop.flushPendingWrites();
         scheduleFastCycles();

@@ -31,7 +31,7 @@ final class CrossSlotCheck {
      * fixed positions do not describe them): the index of {@code numkeys}, and whether a
      * destination key precedes it at index 1.
      */
-    private static final Map<String, int[]> NUMKEYS_COMMANDS = Map.ofEntries(
+    static final Map<String, int[]> NUMKEYS_COMMANDS = Map.ofEntries(
             Map.entry("eval", new int[] {2, 0}), Map.entry("evalsha", new int[] {2, 0}),
             Map.entry("eval_ro", new int[] {2, 0}), Map.entry("evalsha_ro", new int[] {2, 0}),
             Map.entry("zunion", new int[] {1, 0}), Map.entry("zinter", new int[] {1, 0}),

@@ -218,7 +218,7 @@ public final class InfoCommand {
         field(out, "client_recent_max_input_buffer", maxInput);
         field(out, "client_recent_max_output_buffer", maxOutput);
         field(out, "blocked_clients", s.blockingKeys().blockedClients());
-        field(out, "tracking_clients", 0);
+        field(out, "tracking_clients", s.tracking().clients());
         field(out, "clients_in_timeout_table", s.blockingKeys().clientsWithTimeout());
         field(out, "total_blocking_keys", s.blockingKeys().blockingKeys());
         field(out, "total_blocking_keys_on_nokey", 0);
@@ -380,9 +380,9 @@ public final class InfoCommand {
         field(out, "active_defrag_key_misses", 0);
         field(out, "total_active_defrag_time", 0);
         field(out, "current_active_defrag_time", 0);
-        field(out, "tracking_total_keys", 0);
-        field(out, "tracking_total_items", 0);
-        field(out, "tracking_total_prefixes", 0);
+        field(out, "tracking_total_keys", s.tracking().totalKeys());
+        field(out, "tracking_total_items", s.tracking().totalItems());
+        field(out, "tracking_total_prefixes", s.tracking().totalPrefixes());
         field(out, "unexpected_error_replies", st.unexpectedErrorReplies());
         field(out, "total_error_replies", s.errorStats().total());
         field(out, "dump_payload_sanitizations", 0); // no DUMP/RESTORE yet

@@ -132,6 +132,10 @@ final class Directives {
     static final Directive<List<Double>> LATENCY_TRACKING_INFO_PERCENTILES = add("latency-tracking-info-percentiles",
             new SpecialTypes.Percentiles(), List.of(50.0, 99.0, 99.9), Mutability.MUTABLE);
 
+    // KEYS TRACKING
+    static final Directive<Long> TRACKING_TABLE_MAX_KEYS = add("tracking-table-max-keys", Int.range(0, LONG_MAX),
+            1_000_000L, Mutability.MUTABLE);
+
     // EVENT NOTIFICATION
     static final Directive<Integer> NOTIFY_KEYSPACE_EVENTS = add("notify-keyspace-events",
             new SpecialTypes.KeyspaceEvents(), 0, Mutability.MUTABLE);

@@ -279,6 +279,11 @@ public final class ServerConfig {
         return value(Directives.LATENCY_MONITOR_THRESHOLD);
     }
 
+    /** {@code tracking-table-max-keys}: the most keys CLIENT TRACKING's table holds before invalidating some; 0 for no limit. */
+    public long trackingTableMaxKeys() {
+        return value(Directives.TRACKING_TABLE_MAX_KEYS);
+    }
+
     /** {@code latency-tracking}: whether each command's latency goes into its histogram (INFO latencystats). */
     public boolean latencyTracking() {
         return value(Directives.LATENCY_TRACKING);

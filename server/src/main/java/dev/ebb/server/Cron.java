@@ -70,6 +70,7 @@ final class Cron {
         server.stats().sample(nowMs);
         closeIdleClients(nowMs);
         enforceOutputBufferLimits(nowMs);
+        ClientEviction.enforce(server);
         server.memoryGuard().cron();
         server.blockingKeys().expireTimeouts(nowMs);
         rehashLeftNanos = REHASH_BUDGET_NANOS;

@@ -12,7 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * CLIENT: ID, SETNAME, GETNAME, SETINFO, LIST, INFO, KILL, REPLY, UNBLOCK, NO-EVICT, NO-TOUCH,
+ * CLIENT: ID, SETNAME, GETNAME, SETINFO, LIST, INFO, KILL, REPLY, UNBLOCK, NO-EVICT (honoured by
+ * {@code maxmemory-clients}), NO-TOUCH,
  * HELP; TRACKING, CACHING, TRACKINGINFO, GETREDIR, PAUSE and UNPAUSE are
  * {@link ClientTrackingCommands}'.
  *

@@ -364,7 +364,7 @@ public final class InfoCommand {
         field(out, "expired_time_cap_reached_count", s.expireCycle().expiredTimeCapReachedCount());
         field(out, "expire_cycle_cpu_milliseconds", s.expireCycle().expireCycleCpuMilliseconds());
         field(out, "evicted_keys", s.memoryGuard().evictedKeys());
-        field(out, "evicted_clients", 0);
+        field(out, "evicted_clients", s.stats().evictedClients());
         field(out, "keyspace_hits", st.keyspaceHits());
         field(out, "keyspace_misses", st.keyspaceMisses());
         field(out, "pubsub_channels", s.pubsub().channelCount());

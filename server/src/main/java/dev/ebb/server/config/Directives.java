@@ -82,6 +82,9 @@ final class Directives {
             Mutability.MUTABLE);
     static final Directive<Long> MAXMEMORY_EVICTION_TENACITY = add("maxmemory-eviction-tenacity", Int.range(0, 100),
             10L, Mutability.MUTABLE);
+    /** Bytes, or a percentage of maxmemory kept as its negative (Redis's encoding). */
+    static final Directive<Long> MAXMEMORY_CLIENTS = add("maxmemory-clients", ScalarTypes.MemoryOrPercent.of(), 0L,
+            Mutability.MUTABLE);
 
     // LAZY FREEING
     static final Directive<Boolean> LAZYFREE_LAZY_EVICTION = lazyfree("lazyfree-lazy-eviction");

@@ -23,8 +23,8 @@ class ClientPauseCommandTest {
 
     @Test
     void pauseWriteShouldHoldWritesAndLetReadsThrough() throws Exception {
-        try (Jedis admin = new Jedis(ebb.host(), ebb.port()); RespTestSocket writer = new RespTestSocket(ebb);
-                Jedis reader = new Jedis(ebb.host(), ebb.port())) {
+        try (Jedis admin = new Jedis(ebb.host(), ebb.port(), 30_000); RespTestSocket writer = new RespTestSocket(ebb);
+                Jedis reader = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             admin.set("k", "before");
             assertEquals("OK", admin.clientPause(100_000, redis.clients.jedis.args.ClientPauseMode.WRITE));
 
@@ -45,7 +45,7 @@ class ClientPauseCommandTest {
 
     @Test
     void pauseWriteShouldHoldAnExecWithWritesButNotAReadOnlyOne() throws Exception {
-        try (Jedis admin = new Jedis(ebb.host(), ebb.port()); RespTestSocket readOnly = new RespTestSocket(ebb);
+        try (Jedis admin = new Jedis(ebb.host(), ebb.port(), 30_000); RespTestSocket readOnly = new RespTestSocket(ebb);
                 RespTestSocket writing = new RespTestSocket(ebb)) {
             readOnly.call("multi");
             readOnly.call("get", "k");
@@ -65,7 +65,7 @@ class ClientPauseCommandTest {
 
     @Test
     void pauseAllShouldHoldEveryCommandIncludingUnpauseUntilTheTimeout() throws Exception {
-        try (Jedis admin = new Jedis(ebb.host(), ebb.port()); RespTestSocket reader = new RespTestSocket(ebb);
+        try (Jedis admin = new Jedis(ebb.host(), ebb.port(), 30_000); RespTestSocket reader = new RespTestSocket(ebb);
                 RespTestSocket other = new RespTestSocket(ebb)) {
             admin.set("k", "v");
             assertEquals("OK", admin.clientPause(300));
@@ -84,7 +84,7 @@ class ClientPauseCommandTest {
 
     @Test
     void activeExpiryShouldWaitWhilePaused() throws Exception {
-        try (Jedis admin = new Jedis(ebb.host(), ebb.port())) {
+        try (Jedis admin = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             admin.psetex("ttl", 100, "v");
             admin.clientPause(100_000, redis.clients.jedis.args.ClientPauseMode.WRITE);
             ebb.advanceClock(1_000);
@@ -111,7 +111,7 @@ class ClientPauseCommandTest {
 
     @Test
     void unblockShouldFreeAJedisBlpop() throws Exception {
-        try (Jedis blocked = new Jedis(ebb.host(), ebb.port()); Jedis admin = new Jedis(ebb.host(), ebb.port())) {
+        try (Jedis blocked = new Jedis(ebb.host(), ebb.port(), 30_000); Jedis admin = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             long id = blocked.clientId();
             CompletableFuture<java.util.List<String>> pop = CompletableFuture.supplyAsync(() -> blocked.blpop(0, "q"));
             ListBlockingTest.awaitBlocked(ebb, 1);

@@ -49,7 +49,7 @@ class ClientSideCachingClientsTest {
     void lettuceShouldServeTheSecondReadFromItsCacheUntilAnotherConnectionWrites() throws Exception {
         RedisClient client = RedisClient.create(LETTUCE, RedisURI.create(ebb.host(), ebb.port()));
         try (StatefulRedisConnection<String, String> connection = client.connect();
-                Jedis writer = new Jedis(ebb.host(), ebb.port())) {
+                Jedis writer = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             writer.set("csc:k", "v1");
             Map<String, String> cache = new ConcurrentHashMap<>();
             CacheFrontend<String, String> frontend = ClientSideCaching.enable(CacheAccessor.forMap(cache),
@@ -74,7 +74,7 @@ class ClientSideCachingClientsTest {
     void lettuceBcastShouldBeToldOnlyOfKeysUnderItsPrefix() throws Exception {
         RedisClient client = RedisClient.create(LETTUCE, RedisURI.create(ebb.host(), ebb.port()));
         try (StatefulRedisConnection<String, String> connection = client.connect();
-                Jedis writer = new Jedis(ebb.host(), ebb.port())) {
+                Jedis writer = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             writer.mset("user:1", "a", "order:1", "b");
             Map<String, String> cache = new ConcurrentHashMap<>();
             CacheFrontend<String, String> frontend = ClientSideCaching.enable(CacheAccessor.forMap(cache),

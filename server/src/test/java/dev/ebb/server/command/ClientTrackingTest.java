@@ -42,7 +42,7 @@ class ClientTrackingTest {
 
     @Test
     void writeFromAnotherConnectionShouldInvalidateAReadKeyOnce() throws Exception {
-        try (RespTestSocket tracking = resp3Tracking(); Jedis writer = new Jedis(ebb.host(), ebb.port())) {
+        try (RespTestSocket tracking = resp3Tracking(); Jedis writer = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             tracking.call("get", "k");
 
             writer.set("k", "1");
@@ -69,7 +69,7 @@ class ClientTrackingTest {
     @Test
     void flushShouldSendOneNullInvalidationToEveryTrackingClient() throws Exception {
         try (RespTestSocket tracking = resp3Tracking(); RespTestSocket bcast = resp3Tracking("bcast");
-                Jedis writer = new Jedis(ebb.host(), ebb.port())) {
+                Jedis writer = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             tracking.call("get", "k");
 
             writer.flushAll();
@@ -84,7 +84,7 @@ class ClientTrackingTest {
     @Test
     void bcastShouldSendOnlyMatchingKeysOneMessagePerPrefixInByteOrder() throws Exception {
         try (RespTestSocket bcast = resp3Tracking("bcast", "prefix", "user:", "prefix", "cart:");
-                Jedis writer = new Jedis(ebb.host(), ebb.port())) {
+                Jedis writer = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             writer.mset("user:2", "a", "other", "b", "user:1", "c", "cart:9", "d");
 
             assertEquals(invalidate("cart:9"), bcast.reply());
@@ -96,8 +96,8 @@ class ClientTrackingTest {
 
     @Test
     void resp2ShouldRedirectInvalidationsToASubscriberOfTheInvalidateChannel() throws Exception {
-        try (RespTestSocket subscriber = new RespTestSocket(ebb); Jedis tracking = new Jedis(ebb.host(), ebb.port());
-                Jedis writer = new Jedis(ebb.host(), ebb.port())) {
+        try (RespTestSocket subscriber = new RespTestSocket(ebb); Jedis tracking = new Jedis(ebb.host(), ebb.port(), 30_000);
+                Jedis writer = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             String id = subscriber.call("client", "id").substring(1).trim();
             subscriber.call("subscribe", "__redis__:invalidate");
             tracking.sendCommand(() -> "CLIENT".getBytes(), "TRACKING", "on", "REDIRECT", id);
@@ -114,7 +114,7 @@ class ClientTrackingTest {
 
     @Test
     void goneRedirectTargetShouldFlagTheClientAndPushRedirBroken() throws Exception {
-        try (RespTestSocket tracking = new RespTestSocket(ebb); Jedis writer = new Jedis(ebb.host(), ebb.port())) {
+        try (RespTestSocket tracking = new RespTestSocket(ebb); Jedis writer = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             tracking.call("hello", "3");
             String targetId;
             try (RespTestSocket target = new RespTestSocket(ebb)) {
@@ -135,7 +135,7 @@ class ClientTrackingTest {
 
     @Test
     void optinShouldTrackOnlyTheCommandAfterCachingYes() throws Exception {
-        try (RespTestSocket tracking = resp3Tracking("optin"); Jedis writer = new Jedis(ebb.host(), ebb.port())) {
+        try (RespTestSocket tracking = resp3Tracking("optin"); Jedis writer = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             tracking.call("get", "skipped");
             tracking.call("client", "caching", "yes");
             tracking.call("get", "cached");
@@ -150,7 +150,7 @@ class ClientTrackingTest {
 
     @Test
     void transactionsScriptsAndExpiryShouldInvalidate() throws Exception {
-        try (RespTestSocket tracking = resp3Tracking(); Jedis writer = new Jedis(ebb.host(), ebb.port())) {
+        try (RespTestSocket tracking = resp3Tracking(); Jedis writer = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             writer.psetex("ttl", 100, "v");
             tracking.call("mget", "in-multi", "in-script", "ttl");
 
@@ -169,7 +169,7 @@ class ClientTrackingTest {
 
     @Test
     void tableOverItsLimitShouldInvalidateKeysBeforeTheNextCommand() throws Exception {
-        try (RespTestSocket tracking = resp3Tracking(); Jedis admin = new Jedis(ebb.host(), ebb.port())) {
+        try (RespTestSocket tracking = resp3Tracking(); Jedis admin = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             admin.configSet("tracking-table-max-keys", "2");
             try {
                 tracking.call("mget", "a", "b", "c");
@@ -191,7 +191,7 @@ class ClientTrackingTest {
     void infoShouldCountTrackingClientsKeysItemsAndPrefixes() throws Exception {
         try (RespTestSocket first = resp3Tracking(); RespTestSocket second = resp3Tracking();
                 RespTestSocket bcast = resp3Tracking("bcast", "prefix", "p1", "prefix", "p2");
-                Jedis admin = new Jedis(ebb.host(), ebb.port())) {
+                Jedis admin = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             first.call("mget", "x", "y");
             second.call("get", "x");
 
@@ -208,7 +208,7 @@ class ClientTrackingTest {
 
     /** Waits until the server has noticed that client {@code id} disconnected. */
     private static void awaitGone(String id) throws InterruptedException {
-        try (Jedis admin = new Jedis(ebb.host(), ebb.port())) {
+        try (Jedis admin = new Jedis(ebb.host(), ebb.port(), 30_000)) {
             long deadline = System.currentTimeMillis() + 10_000;
             while (System.currentTimeMillis() < deadline) {
                 if (admin.clientList().lines().noneMatch(l -> l.startsWith("id=" + id + " "))) {

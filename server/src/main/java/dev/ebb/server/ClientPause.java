@@ -116,11 +116,6 @@ public final class ClientPause {
         }
     }
 
-    /** Whether {@code c} is held by the pause (CLIENT LIST and UNBLOCK see it as not blocked on keys). */
-    public boolean isHeld(Client c) {
-        return held.containsKey(c);
-    }
-
     private static boolean mayWrite(Client c, CommandSpec spec) {
         long writing = CommandFlags.WRITE | CommandFlags.MAY_REPLICATE;
         if (spec.has(writing)) {

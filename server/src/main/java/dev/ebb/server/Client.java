@@ -30,6 +30,23 @@ public final class Client {
     public static final int FLAG_REPLY_SKIP_NEXT = 1 << 6;
     /** The reply of the command being run is dropped (the command after CLIENT REPLY SKIP). */
     public static final int FLAG_REPLY_SKIP = 1 << 7;
+    /** CLIENT TRACKING ON: the client is told when keys it read (or, in BCAST, any matching key) change. */
+    public static final int FLAG_TRACKING = 1 << 8;
+    /** Tracking in broadcasting mode (BCAST): invalidations by prefix, no per-key table. */
+    public static final int FLAG_TRACKING_BCAST = 1 << 9;
+    /** Tracking OPTIN: only reads right after CLIENT CACHING YES are tracked. */
+    public static final int FLAG_TRACKING_OPTIN = 1 << 10;
+    /** Tracking OPTOUT: reads right after CLIENT CACHING NO are not tracked. */
+    public static final int FLAG_TRACKING_OPTOUT = 1 << 11;
+    /** Tracking NOLOOP: no invalidation for keys the client changed itself. */
+    public static final int FLAG_TRACKING_NOLOOP = 1 << 12;
+    /** CLIENT CACHING YES|NO was given for the next command (or the next transaction). */
+    public static final int FLAG_TRACKING_CACHING = 1 << 13;
+    /** The client tracking notifications are redirected to has gone (CLIENT LIST flag {@code R}). */
+    public static final int FLAG_TRACKING_BROKEN_REDIR = 1 << 14;
+    /** Every tracking flag: CLIENT TRACKING OFF and disconnection clear them all. */
+    public static final int TRACKING_FLAGS = FLAG_TRACKING | FLAG_TRACKING_BCAST | FLAG_TRACKING_OPTIN
+            | FLAG_TRACKING_OPTOUT | FLAG_TRACKING_NOLOOP | FLAG_TRACKING_CACHING | FLAG_TRACKING_BROKEN_REDIR;
 
     private final long id;
     private final Channel channel;
@@ -66,6 +83,12 @@ public final class Client {
     /** Where the muted command's reply began ({@link #muteStart}), or -1 when replies are sent. */
     private long muteMark = -1;
     private boolean script;
+
+    // ---- client-side caching (ClientTracking) ----
+    /** CLIENT TRACKING REDIRECT's client id, 0 for none. */
+    private long trackingRedirect;
+    /** BCAST prefixes in byte order, or null outside BCAST mode. */
+    private java.util.TreeSet<byte[]> trackingPrefixes;
 
     Client(long id, Channel channel, Server server, String addr, String laddr, long createdMs) {
         this.id = id;
@@ -280,6 +303,11 @@ public final class Client {
         }
     }
 
+    /** Every flag bit at once (tests of several flags in one comparison). */
+    int flags() {
+        return flags;
+    }
+
     public boolean hasFlag(int flag) {
         return (flags & flag) != 0;
     }
@@ -308,6 +336,24 @@ public final class Client {
 
     void markScript() {
         this.script = true;
+    }
+
+    /** The id tracking notifications are redirected to (CLIENT GETREDIR), 0 when they come to this client. */
+    public long trackingRedirect() {
+        return trackingRedirect;
+    }
+
+    void trackingRedirect(long id) {
+        this.trackingRedirect = id;
+    }
+
+    /** The BCAST prefixes in byte order (CLIENT TRACKINGINFO), or null when not broadcasting. */
+    public java.util.SortedSet<byte[]> trackingPrefixes() {
+        return trackingPrefixes;
+    }
+
+    void trackingPrefixes(java.util.TreeSet<byte[]> prefixes) {
+        this.trackingPrefixes = prefixes;
     }
 
     /** Closes the connection once the replies produced so far are written (QUIT, protocol errors). */

@@ -89,7 +89,7 @@ final class CommandLoop {
 
     /** Handles one decoded message: a command (byte[][]) or a protocol error. Loop thread only. */
     void handle(Client c, Object msg) {
-        if (c.closing() || server.blockingKeys().holdIfBlocked(c, msg)) {
+        if (c.closing() || server.blockingKeys().holdIfBlocked(c, msg) || server.pause().holdIfHeld(c, msg)) {
             return;
         }
         if (msg instanceof byte[][]) {
@@ -131,13 +131,15 @@ final class CommandLoop {
 
     /**
      * Writes out what the client's replies have accumulated (closing it instead if that puts it over
-     * its output-buffer limit), runs the after-batch expiry offer, then writes out every other client
-     * that received messages meanwhile.
+     * its output-buffer limit), runs the after-batch expiry offer, writes out every other client
+     * that received messages meanwhile, then applies {@code maxmemory-clients} to what the sockets
+     * did not take.
      */
     void flush(Client c) {
         writeNow(c);
         cron.afterBatch();
         flushPendingWrites();
+        ClientEviction.enforce(server);
     }
 
     /** Writes out the clients pub/sub messages, notifications or MONITOR lines were queued for. */

@@ -70,6 +70,7 @@ final class Cron {
         server.stats().sample(nowMs);
         closeIdleClients(nowMs);
         enforceOutputBufferLimits(nowMs);
+        ClientEviction.enforce(server);
         server.memoryGuard().cron();
         server.blockingKeys().expireTimeouts(nowMs);
         rehashLeftNanos = REHASH_BUDGET_NANOS;
@@ -108,7 +109,9 @@ final class Cron {
      */
     private void continueExpiry() {
         ActiveExpireCycle cycle = server.expireCycle();
-        boolean more = cycle.runSlice(server.tick());
+        // CLIENT PAUSE holds active expiry (the cycle ends without work).
+        server.tick();
+        boolean more = !server.pause().active() && cycle.runSlice(server.nowMs());
         if (!more) {
             recordExpireCycle(cycle.expireCycleCpuNanos() - slowCycleStartCpuNanos);
         }
@@ -146,7 +149,10 @@ final class Cron {
         fastOffersPending = false;
         ActiveExpireCycle cycle = server.expireCycle();
         long before = cycle.expireCycleCpuNanos();
-        cycle.runFast(server.tick());
+        server.tick();
+        if (!server.pause().active()) {
+            cycle.runFast(server.nowMs());
+        }
         recordExpireCycle(cycle.expireCycleCpuNanos() - before);
         loop.flushPendingWrites();
         scheduleFastCycles();

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * WATCH's index: for each database, watched key to the {@link WatchedKey} entries of the
+ * WATCH's index, and the hook of client-side caching ({@link ClientTracking}): for each database, watched key to the {@link WatchedKey} entries of the
  * transactions watching it. Installed by the {@link Server} as every database's
  * {@link KeyspaceListener}, so any change to a key by any client, by expiry, by FLUSHDB/FLUSHALL
  * or by SWAPDB marks the watching transactions as touched (Redis's CLIENT_DIRTY_CAS).
@@ -26,11 +26,13 @@ import java.util.function.LongSupplier;
 final class KeyWatches implements KeyspaceListener {
     private final Dict<List<WatchedKey>>[] byDb;
     private final LongSupplier nowMs;
+    private final ClientTracking tracking;
 
     @SuppressWarnings("unchecked")
-    KeyWatches(int databases, long seed, LongSupplier nowMs) {
+    KeyWatches(int databases, long seed, LongSupplier nowMs, ClientTracking tracking) {
         this.byDb = new Dict[databases];
         this.nowMs = nowMs;
+        this.tracking = tracking;
         for (int i = 0; i < databases; i++) {
             byDb[i] = new Dict<>(seed + i);
         }
@@ -85,6 +87,9 @@ final class KeyWatches implements KeyspaceListener {
 
     @Override
     public void keyModified(Database db, byte[] key) {
+        if (tracking.inUse()) {
+            tracking.keyModified(key);
+        }
         Dict<List<WatchedKey>> keys = byDb[db.id()];
         if (keys.size() == 0) {
             return;
@@ -106,6 +111,7 @@ final class KeyWatches implements KeyspaceListener {
 
     @Override
     public void beforeFlush(Database db) {
+        tracking.flushed();
         touchAll(db, null);
     }
 

@@ -178,7 +178,8 @@ public final class MemoryGuard {
     }
 
     private Evictor.Outcome evict(long limit) {
-        if (Evictor.usedMemory(dbs) <= limit) {
+        // CLIENT PAUSE holds eviction, as Redis does: nothing is evicted and nothing refused meanwhile.
+        if (Evictor.usedMemory(dbs) <= limit || server.pause().active()) {
             return Evictor.Outcome.OK;
         }
         long start = System.nanoTime();

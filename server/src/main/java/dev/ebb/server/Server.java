@@ -75,6 +75,10 @@ public final class Server {
     private final java.util.ArrayList<Client> pendingWrites = new java.util.ArrayList<>();
     private Client current;
     private final KeyWatches watches;
+    private final ClientTracking tracking;
+    private final ClientPause pause = new ClientPause(this);
+    /** The client whose outermost command is running (Redis's current_client), or null. */
+    private Client caller;
     private final ClusterNode cluster;
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
     /** The loop that runs the commands and writes the replies; set once by its constructor. */
@@ -105,7 +109,9 @@ public final class Server {
         Runnable reconfigure = () -> expireCycle.setConfig(expireCycleConfig());
         config.onChange("hz", () -> updateHz(clients.size()));
         config.onChange("dynamic-hz", () -> updateHz(clients.size()));
-        this.watches = new KeyWatches(dbs.length, seeds.nextLong(), this::nowMs);
+        // Seeded apart from `seeds`, so the other seeds (run id, cluster) stay what they were.
+        this.tracking = new ClientTracking(this, seed ^ 0x636c69656e74L);
+        this.watches = new KeyWatches(dbs.length, seeds.nextLong(), this::nowMs, tracking);
         for (Database db : dbs) {
             db.setKeyspaceListener(watches);
         }
@@ -183,6 +189,19 @@ public final class Server {
      * an error rather than taking the loop down.
      */
     void call(Client c, byte[][] argv) {
+        dispatch(c, argv);
+        if (c.hasFlag(Client.FLAG_TRACKING_CACHING) && !c.inMulti() && !isClientCommand(argv)) {
+            // CLIENT CACHING applies to the next command, or to the next transaction.
+            c.setFlag(Client.FLAG_TRACKING_CACHING, false);
+        }
+    }
+
+    private static boolean isClientCommand(byte[][] argv) {
+        return argv.length > 0 && argv[0].length == 6
+                && new String(argv[0], java.nio.charset.StandardCharsets.ISO_8859_1).equalsIgnoreCase("client");
+    }
+
+    private void dispatch(Client c, byte[][] argv) {
         if (crossProtocolGuard.refused(c, argv, clock)) {
             return;
         }
@@ -243,6 +262,12 @@ public final class Server {
         if (cluster != null && CrossSlotCheck.rejected(this, c, spec, argv)) {
             return;
         }
+        if (tracking.clients() > 0) {
+            tracking.enforceLimit();
+        }
+        if (pause.holds(c, spec, argv)) {
+            return;
+        }
         if (c.inMulti() && Transactions.queueOrReject(c, spec, argv)) {
             return;
         }
@@ -261,6 +286,7 @@ public final class Server {
         boolean outermost = executionDepth++ == 0;
         if (outermost) {
             errorMark = errorStats.events();
+            caller = c;
         }
         Client previous = current;
         current = c;
@@ -281,14 +307,21 @@ public final class Server {
         } finally {
             executionDepth--;
             current = previous;
+            if (outermost) {
+                caller = null;
+            }
         }
         attributeErrors(spec);
+        if (tracking.clients() > 0) {
+            tracking.afterExecute(outermost ? c : caller, spec, argv);
+        }
         if (!blockingKeys.isBlocked(c)) {
             // A command that blocked is logged when it is served (BlockingKeys), as in Redis.
             commandExecuted(c, spec, argv, System.nanoTime() - startNanos);
         }
         if (outermost) {
             pubsub.afterCommand(c);
+            tracking.afterCommand(c);
             // As Redis's handleClientsBlockedOnKeys: after the whole command (EXEC, a script).
             blockingKeys.handleReadyKeys();
         }
@@ -353,6 +386,21 @@ public final class Server {
         return monitors;
     }
 
+    /** The client whose outermost command is running (not a script's client), or null. */
+    Client caller() {
+        return caller;
+    }
+
+    /** Client-side caching: the tracking table, BCAST prefixes, invalidation. */
+    public ClientTracking tracking() {
+        return tracking;
+    }
+
+    /** CLIENT PAUSE state. */
+    public ClientPause pause() {
+        return pause;
+    }
+
     /** The client whose command is running, or null (cron work, between commands). */
     public Client currentClient() {
         return current;
@@ -375,6 +423,7 @@ public final class Server {
 
     /** Hands the clients {@link #wroteTo} queued to {@code flusher} and empties the queue. */
     void drainPendingWrites(java.util.function.Consumer<Client> flusher) {
+        tracking.broadcastPending();
         for (int i = 0; i < pendingWrites.size(); i++) {
             Client c = pendingWrites.get(i);
             c.pendingWrite = false;
@@ -570,6 +619,8 @@ public final class Server {
     }
 
     void unregister(Client c) {
+        tracking.disable(c);
+        pause.forget(c);
         clients.remove(c.id());
         blockingKeys.forget(c);
     }

@@ -142,8 +142,16 @@ public final class ServerStats {
         lazyfreedObjects += n;
     }
 
+    /** INFO {@code evicted_clients}: clients closed by {@code maxmemory-clients}. Loop thread only. */
+    long evictedClients;
+
+    public long evictedClients() {
+        return evictedClients;
+    }
+
     /** CONFIG RESETSTAT. */
     public void reset() {
+        evictedClients = 0;
         lazyfreedObjects = 0;
         totalConnectionsReceived.set(0);
         rejectedConnections.set(0);

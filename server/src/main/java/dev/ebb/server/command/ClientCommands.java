@@ -12,9 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * CLIENT: ID, SETNAME, GETNAME, GETREDIR, SETINFO, LIST, INFO, KILL, REPLY, UNBLOCK, NO-EVICT,
- * NO-TOUCH, HELP. Not offered: PAUSE/UNPAUSE (the command loop does not hold clients' work yet),
- * CACHING/TRACKING/TRACKINGINFO (no tracking).
+ * CLIENT: ID, SETNAME, GETNAME, SETINFO, LIST, INFO, KILL, REPLY, UNBLOCK, NO-EVICT (honoured by
+ * {@code maxmemory-clients}), NO-TOUCH,
+ * HELP; TRACKING, CACHING, TRACKINGINFO, GETREDIR, PAUSE and UNPAUSE are
+ * {@link ClientTrackingCommands}'.
  *
  * <p>CLIENT LIST / INFO lines carry Redis 7.2's fields in Redis's order. Fields Ebb cannot know
  * truthfully are reported as zero, and each is named here: {@code rbs} and {@code rbp} describe
@@ -43,8 +44,7 @@ public final class ClientCommands {
     static List<CommandSpec.Builder> specs() {
         long flags = NOSCRIPT | LOADING | STALE;
         long admin = ADMIN | NOSCRIPT | LOADING | STALE;
-        return List.of(
-                CommandSpec.container("client", -2, 0)
+        CommandSpec.Builder client = CommandSpec.container("client", -2, 0)
                         .doc(CommandGroup.CONNECTION, "2.4.0", "A container for client connection commands.", "")
                         .complexity("Depends on subcommand.")
                         .sub(spec("id", 2, flags, 0, 0, 0, ClientCommands::id)
@@ -53,11 +53,6 @@ public final class ClientCommands {
                                 .complexity("O(1)"))
                         .sub(spec("setname", 3, flags, 0, 0, 0, ClientCommands::setname)
                                 .doc(CommandGroup.CONNECTION, "2.6.9", "Sets the connection name.", "connection-name")
-                                .complexity("O(1)"))
-                        .sub(spec("getredir", 2, flags, 0, 0, 0, ClientCommands::getredir)
-                                .doc(CommandGroup.CONNECTION, "6.0.0",
-                                        "Returns the client ID to which the connection's tracking notifications are"
-                                                + " redirected.", "")
                                 .complexity("O(1)"))
                         .sub(spec("getname", 2, flags, 0, 0, 0, ClientCommands::getname)
                                 .doc(CommandGroup.CONNECTION, "2.6.9", "Returns the name of the connection.", "")
@@ -99,7 +94,11 @@ public final class ClientCommands {
                         .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, ClientCommands::help)
                                 .doc(CommandGroup.CONNECTION, "5.0.0",
                                         "Returns helpful text about the different subcommands.", "")
-                                .complexity("O(1)")));
+                                .complexity("O(1)"));
+        for (CommandSpec.Builder sub : ClientTrackingCommands.specs()) {
+            client.sub(sub);
+        }
+        return List.of(client);
     }
 
     static void id(Client c, byte[][] argv) {
@@ -123,11 +122,6 @@ public final class ClientCommands {
         } else {
             c.reply().bulk(name);
         }
-    }
-
-    /** CLIENT GETREDIR: -1, the answer for a connection without tracking (Ebb has no CLIENT TRACKING). */
-    static void getredir(Client c, byte[][] argv) {
-        c.reply().integer(-1);
     }
 
     /** CLIENT SETINFO LIB-NAME|LIB-VER value; an empty value clears the attribute. */
@@ -378,9 +372,11 @@ public final class ClientCommands {
         c.reply().ok();
     }
 
-    /** Redis 7.2's CLIENT HELP lines for the subcommands Ebb has (not CACHING, PAUSE, TRACKING …). */
+    /** Redis 7.2's CLIENT HELP lines. */
     static void help(Client c, byte[][] argv) {
         CommandDocs.replyHelp(c, "CLIENT",
+                "CACHING (YES|NO)",
+                "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
                 "GETREDIR",
                 "    Return the client ID we are redirecting to when tracking is enabled.",
                 "GETNAME",
@@ -411,6 +407,10 @@ public final class ClientCommands {
                 "    Return information about client connections. Options:",
                 "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
                 "      Return clients of specified type.",
+                "UNPAUSE",
+                "    Stop the current client pause, resuming traffic.",
+                "PAUSE <timeout> [WRITE|ALL]",
+                "    Suspend all, or just write, clients for <timeout> milliseconds.",
                 "REPLY (ON|OFF|SKIP)",
                 "    Control the replies sent to the current connection.",
                 "SETNAME <name>",
@@ -421,6 +421,11 @@ public final class ClientCommands {
                 "    * LIB-VER: the client lib version.",
                 "UNBLOCK <clientid> [TIMEOUT|ERROR]",
                 "    Unblock the specified blocked client.",
+                "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+                "         [OPTIN] [OPTOUT] [NOLOOP]",
+                "    Control server assisted client side caching.",
+                "TRACKINGINFO",
+                "    Report tracking status for the current connection.",
                 "NO-EVICT (ON|OFF)",
                 "    Protect current client connection from eviction.",
                 "NO-TOUCH (ON|OFF)",
@@ -481,7 +486,7 @@ public final class ClientCommands {
                 .append(" events=").append(omem > 0 ? "rw" : "r")
                 .append(" cmd=").append(client.lastCommand() == null ? "NULL" : client.lastCommand().fullName())
                 .append(" user=").append(client.user().name())
-                .append(" redir=-1")
+                .append(" redir=").append(ClientTrackingCommands.redirect(client))
                 .append(" resp=").append(client.protocol())
                 .append(" lib-name=").append(client.libName())
                 .append(" lib-ver=").append(client.libVersion())
@@ -507,6 +512,15 @@ public final class ClientCommands {
         }
         if (client.inMulti()) {
             sb.append('x');
+        }
+        if (client.hasFlag(Client.FLAG_TRACKING)) {
+            sb.append('t');
+        }
+        if (client.hasFlag(Client.FLAG_TRACKING_BROKEN_REDIR)) {
+            sb.append('R');
+        }
+        if (client.hasFlag(Client.FLAG_TRACKING_BCAST)) {
+            sb.append('B');
         }
         if (client.watchTouched()) {
             sb.append('d');

@@ -254,7 +254,7 @@ public final class ConnectionCommands {
     /**
      * RESET: the connection as it was when it connected: database 0, RESP2, no name, no
      * NO-EVICT/NO-TOUCH, no transaction and no WATCHed keys, and unauthenticated again when a
-     * password is required. Subscriptions and MONITOR end too; tracking belongs to its own family.
+     * password is required. Subscriptions, MONITOR and CLIENT TRACKING end too.
      */
     static void reset(Client c, byte[][] argv) {
         c.discardTransaction();
@@ -268,6 +268,7 @@ public final class ConnectionCommands {
         c.authenticated(defaultUser.nopass() && defaultUser.enabled());
         c.server().pubsub().forget(c);
         c.server().monitors().remove(c);
+        c.server().tracking().disable(c);
         c.reply().simple("RESET");
     }
 }

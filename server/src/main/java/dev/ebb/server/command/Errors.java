@@ -69,6 +69,34 @@ public final class Errors {
     public static final String NO_SUCH_CLIENT = "ERR No such client";
     public static final String CLIENT_ID_NOT_POSITIVE = "ERR client-id should be greater than 0";
     public static final String CLIENT_UNBLOCK_REASON = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
+    public static final String TRACKING_SINGLE_REDIRECT = "ERR A client can only redirect to a single other client";
+    public static final String TRACKING_NO_REDIRECT_CLIENT = "ERR The client ID you want redirect to does not exist";
+    public static final String TRACKING_PREFIX_NEEDS_BCAST = "ERR PREFIX option requires BCAST mode to be enabled";
+    public static final String TRACKING_SWITCH_BCAST = "ERR You can't switch BCAST mode on/off before disabling"
+            + " tracking for this client, and then re-enabling it with a different mode.";
+    public static final String TRACKING_OPTIN_OPTOUT_BCAST = "ERR OPTIN and OPTOUT are not compatible with BCAST";
+    public static final String TRACKING_OPTIN_AND_OPTOUT = "ERR You can't specify both OPTIN mode and OPTOUT mode";
+    public static final String TRACKING_SWITCH_OPTIN_OPTOUT = "ERR You can't switch OPTIN/OPTOUT mode before"
+            + " disabling tracking for this client, and then re-enabling it with a different mode.";
+    public static final String CACHING_NOT_TRACKING = "ERR CLIENT CACHING can be called only when the client is in"
+            + " tracking mode with OPTIN or OPTOUT mode enabled";
+    public static final String CACHING_YES_NOT_OPTIN =
+            "ERR CLIENT CACHING YES is only valid when tracking is enabled in OPTIN mode.";
+    public static final String CACHING_NO_NOT_OPTOUT =
+            "ERR CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode.";
+    public static final String PAUSE_MODE = "ERR CLIENT PAUSE mode must be WRITE or ALL";
+
+    /** CLIENT TRACKING ... PREFIX: {@code prefix} overlaps one the client already has. */
+    public static String prefixOverlapsExisting(byte[] prefix, byte[] existing) {
+        return "ERR Prefix '" + Arguments.text(prefix) + "' overlaps with an existing prefix '"
+                + Arguments.text(existing) + "'. Prefixes for a single client must not overlap.";
+    }
+
+    /** CLIENT TRACKING ... PREFIX: two prefixes of the same command overlap. */
+    public static String prefixOverlapsProvided(byte[] prefix, byte[] other) {
+        return "ERR Prefix '" + Arguments.text(prefix) + "' overlaps with another provided prefix '"
+                + Arguments.text(other) + "'. Prefixes for a single client must not overlap.";
+    }
     /** The error a client blocked in BLPOP and friends receives from CLIENT UNBLOCK id ERROR. */
     public static final String UNBLOCKED = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
     public static final String INVALID_CLIENT_ID = "ERR Invalid client ID";

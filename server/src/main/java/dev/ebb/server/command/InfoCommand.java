@@ -219,7 +219,7 @@ public final class InfoCommand {
         field(out, "client_recent_max_input_buffer", maxInput);
         field(out, "client_recent_max_output_buffer", maxOutput);
         field(out, "blocked_clients", s.blockingKeys().blockedClients());
-        field(out, "tracking_clients", 0);
+        field(out, "tracking_clients", s.tracking().clients());
         field(out, "clients_in_timeout_table", s.blockingKeys().clientsWithTimeout());
         field(out, "total_blocking_keys", s.blockingKeys().blockingKeys());
         field(out, "total_blocking_keys_on_nokey", 0);
@@ -367,7 +367,7 @@ public final class InfoCommand {
         field(out, "expired_time_cap_reached_count", s.expireCycle().expiredTimeCapReachedCount());
         field(out, "expire_cycle_cpu_milliseconds", s.expireCycle().expireCycleCpuMilliseconds());
         field(out, "evicted_keys", s.memoryGuard().evictedKeys());
-        field(out, "evicted_clients", 0);
+        field(out, "evicted_clients", s.stats().evictedClients());
         field(out, "keyspace_hits", st.keyspaceHits());
         field(out, "keyspace_misses", st.keyspaceMisses());
         field(out, "pubsub_channels", s.pubsub().channelCount());
@@ -383,9 +383,9 @@ public final class InfoCommand {
         field(out, "active_defrag_key_misses", 0);
         field(out, "total_active_defrag_time", 0);
         field(out, "current_active_defrag_time", 0);
-        field(out, "tracking_total_keys", 0);
-        field(out, "tracking_total_items", 0);
-        field(out, "tracking_total_prefixes", 0);
+        field(out, "tracking_total_keys", s.tracking().totalKeys());
+        field(out, "tracking_total_items", s.tracking().totalItems());
+        field(out, "tracking_total_prefixes", s.tracking().totalPrefixes());
         field(out, "unexpected_error_replies", st.unexpectedErrorReplies());
         field(out, "total_error_replies", s.errorStats().total());
         field(out, "dump_payload_sanitizations", 0); // no DUMP/RESTORE yet

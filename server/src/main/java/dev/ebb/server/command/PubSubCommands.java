@@ -2,6 +2,7 @@ package dev.ebb.server.command;
 
 import static dev.ebb.server.command.CommandFlags.FAST;
 import static dev.ebb.server.command.CommandFlags.LOADING;
+import static dev.ebb.server.command.CommandFlags.MAY_REPLICATE;
 import static dev.ebb.server.command.CommandFlags.NOSCRIPT;
 import static dev.ebb.server.command.CommandFlags.PUBSUB;
 import static dev.ebb.server.command.CommandFlags.STALE;
@@ -48,7 +49,7 @@ public final class PubSubCommands {
                         .doc(CommandGroup.PUBSUB, "2.0.0", "Stops listening to messages published to channels that"
                                 + " match one or more patterns.", "[pattern [pattern ...]]")
                         .complexity("O(N) where N is the number of patterns to unsubscribe."),
-                spec("publish", 3, pub, 0, 0, 0, PubSubCommands::publish)
+                spec("publish", 3, pub | MAY_REPLICATE, 0, 0, 0, PubSubCommands::publish)
                         .doc(CommandGroup.PUBSUB, "2.0.0", "Posts a message to a channel.", "channel message")
                         .complexity("O(N+M) where N is the number of clients subscribed to the receiving channel and"
                                 + " M is the total number of subscribed patterns (by any client)."),
@@ -60,7 +61,7 @@ public final class PubSubCommands {
                         .doc(CommandGroup.PUBSUB, "7.0.0", "Stops listening to messages posted to shard channels.",
                                 "[shardchannel [shardchannel ...]]")
                         .complexity("O(N) where N is the number of shard channels to unsubscribe."),
-                spec("spublish", 3, pub, 1, 1, 1, PubSubCommands::spublish)
+                spec("spublish", 3, pub | MAY_REPLICATE, 1, 1, 1, PubSubCommands::spublish)
                         .doc(CommandGroup.PUBSUB, "7.0.0", "Post a message to a shard channel",
                                 "shardchannel message")
                         .complexity("O(N) where N is the number of clients subscribed to the receiving shard"

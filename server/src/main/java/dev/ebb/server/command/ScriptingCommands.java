@@ -2,6 +2,7 @@ package dev.ebb.server.command;
 
 import static dev.ebb.server.command.CommandFlags.ALLOW_BUSY;
 import static dev.ebb.server.command.CommandFlags.LOADING;
+import static dev.ebb.server.command.CommandFlags.MAY_REPLICATE;
 import static dev.ebb.server.command.CommandFlags.MOVABLE_KEYS;
 import static dev.ebb.server.command.CommandFlags.NOSCRIPT;
 import static dev.ebb.server.command.CommandFlags.NO_MANDATORY_KEYS;
@@ -54,9 +55,9 @@ public final class ScriptingCommands {
         String evalSyntax = "script numkeys [key [key ...]] [arg [arg ...]]";
         String evalShaSyntax = "sha1 numkeys [key [key ...]] [arg [arg ...]]";
         return Arrays.asList(
-                spec("eval", -3, evalFlags, 0, 0, 0, ScriptingCommands::eval)
+                spec("eval", -3, evalFlags | MAY_REPLICATE, 0, 0, 0, ScriptingCommands::eval)
                         .doc(CommandGroup.SCRIPTING, "2.6.0", "Executes a server-side Lua script.", evalSyntax),
-                spec("evalsha", -3, evalFlags, 0, 0, 0, ScriptingCommands::evalSha)
+                spec("evalsha", -3, evalFlags | MAY_REPLICATE, 0, 0, 0, ScriptingCommands::evalSha)
                         .doc(CommandGroup.SCRIPTING, "2.6.0", "Executes a server-side Lua script by SHA1 digest.",
                                 evalShaSyntax),
                 spec("eval_ro", -3, READONLY | evalFlags, 0, 0, 0, ScriptingCommands::evalReadOnly)

@@ -117,6 +117,9 @@ final class Directives {
             Mutability.MUTABLE);
     static final Directive<Long> MAXMEMORY_EVICTION_TENACITY = add("maxmemory-eviction-tenacity", Int.range(0, 100),
             10L, Mutability.MUTABLE);
+    /** Bytes, or a percentage of maxmemory kept as its negative (Redis's encoding). */
+    static final Directive<Long> MAXMEMORY_CLIENTS = add("maxmemory-clients", ScalarTypes.MemoryOrPercent.of(), 0L,
+            Mutability.MUTABLE);
 
     // LAZY FREEING
     static final Directive<Boolean> LAZYFREE_LAZY_EVICTION = lazyfree("lazyfree-lazy-eviction");
@@ -166,6 +169,10 @@ final class Directives {
             Mutability.MUTABLE);
     static final Directive<List<Double>> LATENCY_TRACKING_INFO_PERCENTILES = add("latency-tracking-info-percentiles",
             new SpecialTypes.Percentiles(), List.of(50.0, 99.0, 99.9), Mutability.MUTABLE);
+
+    // KEYS TRACKING
+    static final Directive<Long> TRACKING_TABLE_MAX_KEYS = add("tracking-table-max-keys", Int.range(0, LONG_MAX),
+            1_000_000L, Mutability.MUTABLE);
 
     // EVENT NOTIFICATION
     static final Directive<Integer> NOTIFY_KEYSPACE_EVENTS = add("notify-keyspace-events",

@@ -146,6 +146,51 @@ final class ScalarTypes {
         }
     }
 
+    /**
+     * A byte count with optional unit, or a whole percentage {@code N%} (0 to 100) of something
+     * else, stored as {@code -N} as Redis stores it ({@code maxmemory-clients}).
+     */
+    static final class MemoryOrPercent extends SingleArg<Long> {
+        static MemoryOrPercent of() {
+            return new MemoryOrPercent();
+        }
+
+        @Override
+        Long parseOne(String arg, Long current) throws InvalidValueException {
+            if (arg.endsWith("%")) {
+                String digits = arg.substring(0, arg.length() - 1);
+                if (!digits.isEmpty() && digits.chars().allMatch(Character::isDigit)) {
+                    long percent;
+                    try {
+                        percent = Long.parseLong(digits);
+                    } catch (NumberFormatException e) {
+                        percent = Long.MAX_VALUE;
+                    }
+                    if (percent > 100) {
+                        throw new InvalidValueException("percentage argument must be less or equal to 100");
+                    }
+                    return -percent;
+                }
+                throw new InvalidValueException("argument must be a memory or percent value");
+            }
+            Long value = ConfigNumbers.parseMemory(arg);
+            if (value == null || value < 0) {
+                throw new InvalidValueException("argument must be a memory or percent value");
+            }
+            return value;
+        }
+
+        @Override
+        public String format(Long value) {
+            return value < 0 ? -value + "%" : value.toString();
+        }
+
+        @Override
+        public String fileForm(Long value) {
+            return value < 0 ? -value + "%" : ConfigNumbers.formatMemory(value);
+        }
+    }
+
     /** One of a Java enum's {@link ConfigEnum#configName() config names}, case-insensitive. */
     static final class Enumeration<E extends Enum<E> & ConfigEnum> extends SingleArg<E> {
         private final E[] constants;

@@ -380,6 +380,29 @@ public final class ServerConfig {
         return value(Directives.LATENCY_MONITOR_THRESHOLD);
     }
 
+    /**
+     * {@code maxmemory-clients} as a byte limit on the memory of all clients together: the bytes
+     * given, or the percentage of {@code maxmemory} (none while maxmemory is 0), raised to 128 KB
+     * so a bad setting cannot cut every client off, as Redis does; 0 when client eviction is off.
+     */
+    public long maxmemoryClients() {
+        long value = value(Directives.MAXMEMORY_CLIENTS);
+        long limit;
+        if (value < 0 && maxmemory() > 0) {
+            limit = (long) ((double) maxmemory() * -value / 100);
+        } else if (value > 0) {
+            limit = value;
+        } else {
+            return 0;
+        }
+        return Math.max(limit, 128 * 1024);
+    }
+
+    /** {@code tracking-table-max-keys}: the most keys CLIENT TRACKING's table holds before invalidating some; 0 for no limit. */
+    public long trackingTableMaxKeys() {
+        return value(Directives.TRACKING_TABLE_MAX_KEYS);
+    }
+
     /** {@code latency-tracking}: whether each command's latency goes into its histogram (INFO latencystats). */
     public boolean latencyTracking() {
         return value(Directives.LATENCY_TRACKING);

@@ -82,6 +82,17 @@ final class RespTestSocket implements Closeable {
         }
     }
 
+    /** True if the server closes the connection within {@code millis}, sending nothing more. */
+    boolean closedByServerWithin(long millis) throws IOException {
+        long deadline = System.currentTimeMillis() + millis;
+        while (System.currentTimeMillis() < deadline) {
+            if (closedByServer()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void readValue(ByteArrayOutputStream buf) throws IOException {
         int type = in.read();
         if (type < 0) {

@@ -48,7 +48,8 @@ class ConfigGetSetTest {
 
     @Test
     void getGlobMatchesNamesAndAliasesCaseInsensitively() {
-        assertEquals(Set.of("maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity"),
+        assertEquals(Set.of("maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",
+                "maxmemory-clients"),
                 names("maxmemory*"));
         assertEquals(Set.of("hash-max-ziplist-entries", "hash-max-ziplist-value", "list-max-ziplist-size",
                 "zset-max-ziplist-entries", "zset-max-ziplist-value"), names("*ziplist*"));

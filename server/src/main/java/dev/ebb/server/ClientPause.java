@@ -1,0 +1,149 @@
+package dev.ebb.server;
+
+import dev.ebb.server.command.CommandFlags;
+import dev.ebb.server.command.CommandSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * CLIENT PAUSE / UNPAUSE, with Redis 7.2's semantics. In ALL mode every client's next command is
+ * held, CLIENT UNPAUSE from another connection included (only the timeout or an UNPAUSE already
+ * running ends it); in WRITE mode the commands that may write are held: those flagged
+ * {@code write} or {@code may-replicate} (EVAL, FCALL, PUBLISH …) and an EXEC whose queued commands
+ * include one. The check sits where Redis's is, after the other dispatch checks and before MULTI
+ * queues a command. A held client's later input is held behind it, in order, as Redis leaves it in
+ * the query buffer; when the pause ends the held clients run their input in the order they were
+ * held. While paused, active expiry and eviction do not run (Redis pauses both for either mode).
+ *
+ * <p>A new PAUSE replaces the mode (WRITE does not weaken a running ALL) and keeps the later of
+ * the two deadlines. The end is noticed by a timer set for the deadline, and before each command.
+ *
+ * <p>Costs: one branch per command while not paused. Command loop thread only.
+ */
+public final class ClientPause {
+    private final Server server;
+    /** Server time the pause ends at; meaningful while {@link #paused}. */
+    private long endMs;
+    private boolean paused;
+    private boolean all;
+    private final Map<Client, List<Object>> held = new LinkedHashMap<>();
+    private long timerDeadlineMs = Long.MAX_VALUE;
+
+    ClientPause(Server server) {
+        this.server = server;
+    }
+
+    /**
+     * CLIENT PAUSE: until {@code untilMs} (server time; 0 or a past time ends the pause at the next
+     * check), holding every command ({@code everything}) or the writing ones.
+     */
+    public void pause(long untilMs, boolean everything) {
+        all = everything || (paused && all);
+        paused = true;
+        endMs = Math.max(endMs, untilMs);
+        armTimer();
+    }
+
+    /** CLIENT UNPAUSE, and the end of the timeout: the held clients run their input. */
+    public void unpause() {
+        if (!paused) {
+            return;
+        }
+        paused = false;
+        all = false;
+        endMs = 0;
+        if (held.isEmpty()) {
+            return;
+        }
+        List<Map.Entry<Client, List<Object>>> resume = new ArrayList<>(held.entrySet());
+        held.clear();
+        CommandLoop loop = server.loop();
+        // After the command that ended the pause (UNPAUSE) has replied, not inside it.
+        loop.executor().execute(() -> {
+            for (Map.Entry<Client, List<Object>> e : resume) {
+                Client c = e.getKey();
+                for (Object msg : e.getValue()) {
+                    loop.handle(c, msg);
+                }
+                loop.flush(c);
+            }
+        });
+    }
+
+    /** Whether a pause is in force (ends it first if its time has passed): expiry and eviction wait. */
+    public boolean active() {
+        if (paused && server.nowMs() >= endMs) {
+            unpause();
+        }
+        return paused;
+    }
+
+    /**
+     * Before {@code c} runs {@code spec}: true if the pause holds it, in which case the command
+     * (and all of {@code c}'s input after it) waits, unanswered, for the pause to end.
+     */
+    boolean holds(Client c, CommandSpec spec, byte[][] argv) {
+        if (!paused || !active()) {
+            return false;
+        }
+        if (!all && !mayWrite(c, spec)) {
+            return false;
+        }
+        held.computeIfAbsent(c, k -> new ArrayList<>()).add(argv);
+        return true;
+    }
+
+    /** Holds {@code msg} if {@code c} is waiting for the pause to end; false if it may run. */
+    boolean holdIfHeld(Client c, Object msg) {
+        if (held.isEmpty()) {
+            return false;
+        }
+        List<Object> input = held.get(c);
+        if (input == null) {
+            return false;
+        }
+        input.add(msg);
+        return true;
+    }
+
+    /** A disconnected client's held input is dropped. */
+    void forget(Client c) {
+        if (!held.isEmpty()) {
+            held.remove(c);
+        }
+    }
+
+    private static boolean mayWrite(Client c, CommandSpec spec) {
+        long writing = CommandFlags.WRITE | CommandFlags.MAY_REPLICATE;
+        if (spec.has(writing)) {
+            return true;
+        }
+        if (spec.fullName().equals("exec") && c.inMulti()) {
+            Transaction t = c.transaction();
+            for (int i = 0; i < t.size(); i++) {
+                if (t.spec(i).has(writing)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private void armTimer() {
+        CommandLoop loop = server.loop();
+        if (loop == null || endMs >= timerDeadlineMs) {
+            return;
+        }
+        timerDeadlineMs = endMs;
+        loop.executor().schedule(() -> {
+            timerDeadlineMs = Long.MAX_VALUE;
+            server.tick();
+            if (active()) {
+                armTimer();
+            }
+        }, Math.max(0, endMs - server.nowMs()), TimeUnit.MILLISECONDS);
+    }
+}

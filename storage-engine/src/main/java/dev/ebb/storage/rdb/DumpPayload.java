@@ -62,13 +62,16 @@ public final class DumpPayload {
     }
 
     /**
-     * The value of a payload that {@link #verify} accepted, encoded for {@code limits}.
+     * The value of a payload that {@link #verify} accepted, encoded for {@code limits}. Read as
+     * Redis's restoreCommand reads it, from a buffer holding the whole payload: a corrupt body whose
+     * last string runs into the 10 footer bytes is read with them, and bytes left unread are ignored.
      *
      * @throws RdbException if the body is not a valid value of a type Ebb loads (RESTORE's "Bad
      *     data format"), including an empty collection
      */
     public static Object parse(byte[] payload, RdbLimits limits) throws RdbException {
-        RdbInput in = RdbInput.of(payload, payload.length - FOOTER_LENGTH);
+        // As Redis, the reader sees the whole payload: a value may run into the footer's bytes.
+        RdbInput in = RdbInput.of(payload, payload.length);
         try {
             int type = in.readByte();
             if (!RdbConstants.isValueType(type) || type == RdbConstants.TYPE_MODULE_2

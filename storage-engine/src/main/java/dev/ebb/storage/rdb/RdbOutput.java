@@ -24,6 +24,8 @@ final class RdbOutput {
     private final byte[] buf = new byte[BUFFER_SIZE];
     private int pos;
     private long crc;
+    /** Start of the buffered bytes the CRC has not covered yet. */
+    private int crcFrom;
     private long written;
     private Lzf lzf;
 
@@ -162,8 +164,6 @@ final class RdbOutput {
         drain();
         out.flush();
     }
-
-    private int crcFrom;
 
     private void updateCrc() {
         crc = Crc64.update(crc, buf, crcFrom, pos - crcFrom);

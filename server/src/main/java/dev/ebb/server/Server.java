@@ -16,6 +16,7 @@ import dev.ebb.server.monitor.LatencyMonitor;
 import dev.ebb.server.monitor.SlowLog;
 import dev.ebb.server.script.Scripting;
 import dev.ebb.storage.Database;
+import dev.ebb.storage.KeyspaceListener;
 import dev.ebb.storage.NanoClock;
 import dev.ebb.storage.expiry.ActiveExpireCycle;
 import dev.ebb.storage.expiry.ExpireCycleConfig;
@@ -102,8 +103,26 @@ public final class Server {
         config.onChange("hz", () -> updateHz(clients.size()));
         config.onChange("dynamic-hz", () -> updateHz(clients.size()));
         this.watches = new KeyWatches(dbs.length, seeds.nextLong(), this::nowMs);
+        KeyspaceListener keyspace = new KeyspaceListener() {
+            @Override
+            public void keyModified(Database db, byte[] key) {
+                watches.keyModified(db, key);
+                blockingKeys.signalKeyDeleted(db, key);
+            }
+
+            @Override
+            public void beforeFlush(Database db) {
+                watches.beforeFlush(db);
+                blockingKeys.signalDatabaseFlushed(db);
+            }
+
+            @Override
+            public void beforeSwap(Database db, Database other) {
+                watches.beforeSwap(db, other);
+            }
+        };
         for (Database db : dbs) {
-            db.setKeyspaceListener(watches);
+            db.setKeyspaceListener(keyspace);
         }
         config.onChange("active-expire-effort", reconfigure);
         config.onChange("active-expire-slice-us", reconfigure);

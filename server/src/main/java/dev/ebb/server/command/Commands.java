@@ -27,7 +27,11 @@ public final class Commands {
             SetCommands.specs(),
             ListCommands.specs(),
             ScriptingCommands.specs(),
-            SortCommands.specs());
+            SortCommands.specs(),
+            StreamCommands.specs(),
+            StreamReadCommands.specs(),
+            StreamGroupCommands.specs(),
+            StreamInfoCommands.specs());
 
     private Commands() {
     }

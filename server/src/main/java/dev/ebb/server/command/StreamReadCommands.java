@@ -350,13 +350,13 @@ public final class StreamReadCommands {
     }
 
     /**
-     * A consumer's history: its pending entries after {@code start} (inclusive), each delivered
+     * A consumer's history: its pending entries after {@code start}, each delivered
      * again (time and count updated); an entry deleted since is its ID with a null body.
      */
     private static List<Object> history(StreamValue s, StreamConsumer consumer, StreamId start, long count,
             long now) {
         List<Object> out = new ArrayList<>();
-        for (Map.Entry<StreamId, PendingEntry> pe : consumer.pel.tailMap(start, true).entrySet()) {
+        for (Map.Entry<StreamId, PendingEntry> pe : consumer.pel.tailMap(start, false).entrySet()) {
             if (count != 0 && out.size() >= count) {
                 break;
             }

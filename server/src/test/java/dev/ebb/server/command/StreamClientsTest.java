@@ -36,7 +36,6 @@ import org.redisson.api.StreamInfo;
 import org.redisson.api.StreamMessageId;
 import org.redisson.api.stream.StreamAddArgs;
 import org.redisson.api.stream.StreamCreateGroupArgs;
-import org.redisson.api.stream.StreamPendingRangeArgs;
 import org.redisson.api.stream.StreamReadGroupArgs;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
@@ -152,8 +151,7 @@ class StreamClientsTest {
         assertEquals(1L, summary.getTotal());
         assertEquals(second, summary.getLowestId());
         assertEquals(Map.of("alice", 1L), summary.getConsumerNames());
-        List<PendingEntry> pending = stream.listPending(StreamPendingRangeArgs.groupName("billing")
-                .startId(StreamMessageId.MIN).endId(StreamMessageId.MAX).count(10));
+        List<PendingEntry> pending = stream.listPending("billing", StreamMessageId.MIN, StreamMessageId.MAX, 10);
         assertEquals(1, pending.size());
         assertEquals("alice", pending.get(0).getConsumerName());
         assertEquals(1L, pending.get(0).getLastTimeDelivered());

@@ -115,9 +115,8 @@ public final class StreamValue implements MemoryEstimated {
         if (last == null) {
             last = StreamNode.create(id, argv, from, to, FIRST_NODE_CAPACITY);
             insertNode(nodeCount, last);
-        } else {
-            nodeBytes -= last.memoryBytes();
         }
+        nodeBytes -= last.memoryBytes();
         last.append(id, argv, from, to);
         nodeBytes += last.memoryBytes();
         length++;

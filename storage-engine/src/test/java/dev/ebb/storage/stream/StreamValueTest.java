@@ -91,6 +91,22 @@ class StreamValueTest {
     }
 
     @Test
+    void memoryEstimateShouldBeTheNodeBytesPlusASmallOverheadPerNode() {
+        StreamValue s = new StreamValue();
+        for (int i = 1; i <= 10_000; i++) {
+            s.append(new StreamId(1, i), argv("name", "12345678", "value", "1234567890123456"), 0, 4, 100, 4096);
+        }
+        long listpacks = 0;
+        for (StreamNode node : s.nodes()) {
+            listpacks += node.listpackBytes().length;
+        }
+
+        assertEquals(100, s.nodeCount());
+        assertTrue(s.memoryBytes() >= listpacks, "estimate=" + s.memoryBytes() + " listpacks=" + listpacks);
+        assertTrue(s.memoryBytes() < listpacks + 100 * 128 + 4096, "estimate=" + s.memoryBytes() + " listpacks=" + listpacks);
+    }
+
+    @Test
     void approximateTrimShouldDropOnlyWholeNodes() {
         StreamValue s = new StreamValue();
         for (int i = 1; i <= 250; i++) {

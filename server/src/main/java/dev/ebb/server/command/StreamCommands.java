@@ -296,16 +296,41 @@ public final class StreamCommands {
         replyRange(c.reply(), (StreamValue) found, start, end, count < 0 ? 0 : count, rev);
     }
 
-    /** Replies the entries in [start, end] (at most {@code count}, 0 = all) as an array. */
+    /**
+     * Replies the entries in [start, end] (at most {@code count}, 0 = all) as an array, written
+     * straight from the node bytes: a counting pass for the array length, then the entries.
+     */
     static void replyRange(RespWriter w, StreamValue s, StreamId start, StreamId end, long count, boolean rev) {
-        List<dev.ebb.storage.stream.StreamEntry> entries = new java.util.ArrayList<>();
-        s.forEach(start, end, rev, e -> {
-            entries.add(e);
-            return count == 0 || entries.size() < count;
-        });
-        w.arrayHeader(entries.size());
-        for (dev.ebb.storage.stream.StreamEntry e : entries) {
-            StreamSupport.replyEntry(w, e);
+        long n = s.countRange(start, end, count);
+        w.arrayHeader((int) n);
+        if (n > 0) {
+            s.writeRange(start, end, rev, count, new ReplySink(w));
+        }
+    }
+
+    /** Writes entries handed over by {@link StreamValue#writeRange} as [id, [field, value ...]]. */
+    private static final class ReplySink implements StreamValue.EntrySink {
+        private final RespWriter w;
+
+        ReplySink(RespWriter w) {
+            this.w = w;
+        }
+
+        @Override
+        public void begin(long ms, long seq, int pairs) {
+            w.arrayHeader(2);
+            w.bulk(Long.toUnsignedString(ms) + "-" + Long.toUnsignedString(seq));
+            w.arrayHeader(2 * pairs);
+        }
+
+        @Override
+        public void bytes(byte[] buf, int off, int len) {
+            w.bulk(buf, off, len);
+        }
+
+        @Override
+        public void integer(long v) {
+            w.bulk(v);
         }
     }
 

@@ -194,6 +194,24 @@ final class Listpack {
         return out;
     }
 
+    /** Where the bytes of the string element at {@code at} begin. */
+    static int stringData(byte[] buf, int at) {
+        int b = buf[at] & 0xFF;
+        return (b & 0xC0) == 0x80 ? at + 1 : (b & 0xF0) == 0xE0 ? at + 2 : at + 5;
+    }
+
+    /** The length of the string element at {@code at}. */
+    static int stringLength(byte[] buf, int at) {
+        int b = buf[at] & 0xFF;
+        if ((b & 0xC0) == 0x80) {
+            return b & 0x3F;
+        }
+        if ((b & 0xF0) == 0xE0) {
+            return ((b & 0x0F) << 8) | (buf[at + 1] & 0xFF);
+        }
+        return (int) readLe(buf, at + 1, 4);
+    }
+
     /** The offset of the element after the one at {@code at}. */
     static int next(byte[] buf, int at) {
         int b = buf[at] & 0xFF;

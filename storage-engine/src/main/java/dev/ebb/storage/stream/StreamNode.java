@@ -276,6 +276,39 @@ public final class StreamNode {
         return new StreamEntry(new StreamId(ms, seq), fields, values);
     }
 
+    /** Hands the entry at {@code at} to {@code sink} element by element, straight from the listpack. */
+    void writeEntry(int at, StreamValue.EntrySink sink) {
+        int flags = flagsAt(at);
+        int p = Listpack.next(lp, at);
+        long ms = masterMs + Listpack.readInt(lp, p);
+        p = Listpack.next(lp, p);
+        long seq = masterSeq + Listpack.readInt(lp, p);
+        p = Listpack.next(lp, p);
+        if ((flags & FLAG_SAMEFIELDS) != 0) {
+            sink.begin(ms, seq, masterFields.length);
+            for (byte[] field : masterFields) {
+                sink.bytes(field, 0, field.length);
+                p = element(p, sink);
+            }
+            return;
+        }
+        int n = (int) Listpack.readInt(lp, p);
+        p = Listpack.next(lp, p);
+        sink.begin(ms, seq, n);
+        for (int i = 0; i < 2 * n; i++) {
+            p = element(p, sink);
+        }
+    }
+
+    private int element(int p, StreamValue.EntrySink sink) {
+        if (Listpack.isInt(lp, p)) {
+            sink.integer(Listpack.readInt(lp, p));
+        } else {
+            sink.bytes(lp, Listpack.stringData(lp, p), Listpack.stringLength(lp, p));
+        }
+        return Listpack.next(lp, p);
+    }
+
     /** Marks the (live) entry at {@code at} deleted; call {@link #writeCounters} after a batch. */
     void markDeleted(int at) {
         lp[at] = (byte) (flagsAt(at) | FLAG_DELETED);

@@ -268,6 +268,47 @@ public final class StreamValue implements MemoryEstimated {
      * until the visitor returns false.
      */
     public void forEach(StreamId start, StreamId end, boolean rev, EntryVisitor visitor) {
+        walk(start, end, rev, (node, at) -> visitor.visit(node.entryAt(at)));
+    }
+
+    /** Receives the parts of entries without their being copied out of the node. */
+    public interface EntrySink {
+        /** An entry begins: its ID and its number of field/value pairs, which follow as elements. */
+        void begin(long ms, long seq, int pairs);
+
+        /** A field or value held as bytes: {@code buf[off, off + len)}, valid only during the call. */
+        void bytes(byte[] buf, int off, int len);
+
+        /** A field or value held as an integer (the listpack stores canonical integers as such). */
+        void integer(long v);
+    }
+
+    /**
+     * Hands the live entries in [start, end] (at most {@code count}, 0 = all) to {@code sink}
+     * straight from the node bytes, with no per-entry allocation. Returns how many it handed.
+     */
+    public long writeRange(StreamId start, StreamId end, boolean rev, long count, EntrySink sink) {
+        long[] n = {0};
+        walk(start, end, rev, (node, at) -> {
+            node.writeEntry(at, sink);
+            return ++n[0] != count;
+        });
+        return n[0];
+    }
+
+    /** How many live entries lie in [start, end], at most {@code count} (0 = no cap). */
+    public long countRange(StreamId start, StreamId end, long count) {
+        long[] n = {0};
+        walk(start, end, false, (node, at) -> ++n[0] != count);
+        return n[0];
+    }
+
+    /** Visits (node, entry offset) of the live entries in range, in order, until the visitor returns false. */
+    private interface OffsetVisitor {
+        boolean visit(StreamNode node, int at);
+    }
+
+    private void walk(StreamId start, StreamId end, boolean rev, OffsetVisitor visitor) {
         if (nodeCount == 0 || start.compareTo(end) > 0) {
             return;
         }
@@ -283,7 +324,7 @@ public final class StreamValue implements MemoryEstimated {
                     if (end.compareTo(ms, seq) < 0) {
                         return;
                     }
-                    if ((node.flagsAt(at) & StreamNode.FLAG_DELETED) == 0 && !visitor.visit(node.entryAt(at))) {
+                    if ((node.flagsAt(at) & StreamNode.FLAG_DELETED) == 0 && !visitor.visit(node, at)) {
                         return;
                     }
                 }
@@ -303,7 +344,7 @@ public final class StreamValue implements MemoryEstimated {
                 if (start.compareTo(ms, seq) > 0) {
                     return;
                 }
-                if ((node.flagsAt(at) & StreamNode.FLAG_DELETED) == 0 && !visitor.visit(node.entryAt(at))) {
+                if ((node.flagsAt(at) & StreamNode.FLAG_DELETED) == 0 && !visitor.visit(node, at)) {
                     return;
                 }
             }

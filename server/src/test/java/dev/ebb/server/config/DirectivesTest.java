@@ -33,7 +33,7 @@ class DirectivesTest {
                 "hash-max-listpack-entries", "hash-max-listpack-value", "list-max-listpack-size",
                 "list-compress-depth", "set-max-intset-entries", "set-max-listpack-entries",
                 "set-max-listpack-value", "zset-max-listpack-entries", "zset-max-listpack-value",
-                "hll-sparse-max-bytes",
+                "hll-sparse-max-bytes", "stream-node-max-bytes", "stream-node-max-entries",
                 "client-output-buffer-limit", "client-query-buffer-limit", "proto-max-bulk-len", "hz",
                 "dynamic-hz", "lfu-log-factor", "lfu-decay-time", "active-expire-effort",
                 "expiry-strategy", "active-expire-slice-us"), names);

@@ -79,6 +79,16 @@ public final class BlockingKeys {
         /** The blocked command and its arguments, for the slow log when it is served. */
         final CommandSpec spec;
         final byte[][] argv;
+        /**
+         * XREADGROUP: retried even when its key is deleted or changes type (Redis's
+         * unblock_on_nokey), so it answers NOGROUP or WRONGTYPE.
+         */
+        boolean unblockOnNoKey;
+        /**
+         * Stream readers: one that declines does not stop the others being retried (each waits
+         * for entries after its own ID, or reads for its own group).
+         */
+        boolean retryEach;
 
         Waiter(Client client, List<WaitKey> keys, long deadlineMs, long sequence, Retry retry,
                 TimeoutReply onTimeout, Class<?> valueType) {
@@ -111,6 +121,8 @@ public final class BlockingKeys {
     private long nextSequence;
     private long timerDeadlineMs = Long.MAX_VALUE;
     private boolean handling;
+    /** Blocked clients that must hear of their key's deletion (XREADGROUP). */
+    private int noKeyWaiters;
 
     BlockingKeys(Server server) {
         this.server = server;
@@ -132,6 +144,18 @@ public final class BlockingKeys {
      */
     public void block(Client c, byte[][] keys, long deadlineMs, Class<?> valueType, Retry retry,
             TimeoutReply onTimeout) {
+        block(c, keys, deadlineMs, valueType, retry, onTimeout, false, false);
+    }
+
+    /**
+     * As {@link #block(Client, byte[][], long, Class, Retry, TimeoutReply)} for the stream reads:
+     * with {@code retryEach} a waiter that declines does not end the turn of the key (XREAD and
+     * XREADGROUP waiters each wait for something of their own); with {@code unblockOnNoKey} the
+     * client is retried when its key is deleted or changes type ({@link #signalKeyDeleted}), as
+     * Redis unblocks XREADGROUP so that it answers NOGROUP or WRONGTYPE.
+     */
+    public void block(Client c, byte[][] keys, long deadlineMs, Class<?> valueType, Retry retry,
+            TimeoutReply onTimeout, boolean retryEach, boolean unblockOnNoKey) {
         if (blocked.containsKey(c)) {
             throw new IllegalStateException("client is already blocked: id=" + c.id());
         }
@@ -141,6 +165,11 @@ public final class BlockingKeys {
             unique.add(new WaitKey(db, ByteBuffer.wrap(key)));
         }
         Waiter w = new Waiter(c, List.copyOf(unique), deadlineMs, nextSequence++, retry, onTimeout, valueType);
+        w.retryEach = retryEach;
+        w.unblockOnNoKey = unblockOnNoKey;
+        if (unblockOnNoKey) {
+            noKeyWaiters++;
+        }
         for (WaitKey k : w.keys) {
             queues.computeIfAbsent(k, ignored -> new ArrayDeque<>()).addLast(w);
         }
@@ -163,6 +192,40 @@ public final class BlockingKeys {
         if (queues.containsKey(k)) {
             ready.add(k);
         }
+    }
+
+    /**
+     * A key was written, deleted or expired ({@link dev.ebb.storage.KeyspaceListener}): if a client
+     * that must hear of a deletion (XREADGROUP) waits on it, the key is made ready. O(1) when none does.
+     */
+    public void signalKeyDeleted(Database db, byte[] key) {
+        if (noKeyWaiters > 0) {
+            signalKeyAsReady(db, key);
+        }
+    }
+
+    /** {@code db} is about to be flushed: every key an XREADGROUP waits on in it is made ready. */
+    public void signalDatabaseFlushed(Database db) {
+        if (noKeyWaiters > 0) {
+            signalDatabasesSwapped(db.id(), db.id());
+        }
+    }
+
+    /** INFO clients {@code total_blocking_keys_on_nokey}: keys some XREADGROUP client waits on. */
+    public int blockingKeysOnNoKey() {
+        if (noKeyWaiters == 0) {
+            return 0;
+        }
+        int n = 0;
+        for (ArrayDeque<Waiter> queue : queues.values()) {
+            for (Waiter w : queue) {
+                if (w.unblockOnNoKey) {
+                    n++;
+                    break;
+                }
+            }
+        }
+        return n;
     }
 
     /**
@@ -258,7 +321,7 @@ public final class BlockingKeys {
                 remove(w);
                 continue;
             }
-            if (!w.valueType.isInstance(valueAt(key))) {
+            if (!w.unblockOnNoKey && !w.valueType.isInstance(valueAt(key))) {
                 // As Redis's handleClientsBlockedOnKey: the key is gone or of another type now (a
                 // transaction pushed, deleted and SET it); this client stays blocked.
                 continue;
@@ -266,6 +329,9 @@ public final class BlockingKeys {
             server.markErrors();
             long start = System.nanoTime();
             if (!retry(w)) {
+                if (w.retryEach) {
+                    continue;
+                }
                 return;
             }
             logServed(w, System.nanoTime() - start);
@@ -389,7 +455,9 @@ public final class BlockingKeys {
     }
 
     private void remove(Waiter w) {
-        blocked.remove(w.client);
+        if (blocked.remove(w.client) != null && w.unblockOnNoKey) {
+            noKeyWaiters--;
+        }
         deadlines.remove(w);
         for (WaitKey k : w.keys) {
             ArrayDeque<Waiter> queue = queues.get(k);

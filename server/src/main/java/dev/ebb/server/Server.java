@@ -18,6 +18,7 @@ import dev.ebb.server.monitor.LatencyMonitor;
 import dev.ebb.server.monitor.SlowLog;
 import dev.ebb.server.script.Scripting;
 import dev.ebb.storage.Database;
+import dev.ebb.storage.KeyspaceListener;
 import dev.ebb.storage.NanoClock;
 import dev.ebb.storage.expiry.ActiveExpireCycle;
 import dev.ebb.storage.expiry.ExpireCycleConfig;
@@ -112,8 +113,26 @@ public final class Server {
         // Seeded apart from `seeds`, so the other seeds (run id, cluster) stay what they were.
         this.tracking = new ClientTracking(this, seed ^ 0x636c69656e74L);
         this.watches = new KeyWatches(dbs.length, seeds.nextLong(), this::nowMs, tracking);
+        KeyspaceListener keyspace = new KeyspaceListener() {
+            @Override
+            public void keyModified(Database db, byte[] key) {
+                watches.keyModified(db, key);
+                blockingKeys.signalKeyDeleted(db, key);
+            }
+
+            @Override
+            public void beforeFlush(Database db) {
+                watches.beforeFlush(db);
+                blockingKeys.signalDatabaseFlushed(db);
+            }
+
+            @Override
+            public void beforeSwap(Database db, Database other) {
+                watches.beforeSwap(db, other);
+            }
+        };
         for (Database db : dbs) {
-            db.setKeyspaceListener(watches);
+            db.setKeyspaceListener(keyspace);
         }
         config.onChange("active-expire-effort", reconfigure);
         config.onChange("active-expire-slice-us", reconfigure);

@@ -11,6 +11,7 @@ public enum CommandGroup {
     SORTED_SET("sorted-set", "@sortedset"),
     HASH("hash", "@hash"),
     GEO("geo", "@geo"),
+    STREAM("stream", "@stream"),
     PUBSUB("pubsub", "@pubsub"),
     TRANSACTIONS("transactions", "@transaction"),
     SCRIPTING("scripting", "@scripting"),

@@ -31,7 +31,11 @@ public final class Commands {
             ScriptingCommands.specs(),
             FunctionCommands.specs(),
             SortCommands.specs(),
-            AclCommands.specs());
+            AclCommands.specs(),
+            StreamCommands.specs(),
+            StreamReadCommands.specs(),
+            StreamGroupCommands.specs(),
+            StreamInfoCommands.specs());
 
     private Commands() {
     }

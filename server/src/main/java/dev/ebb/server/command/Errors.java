@@ -176,6 +176,87 @@ public final class Errors {
     public static final String MIGRATE_READING = "IOERR error or timeout reading to target instance";
     public static final String MIGRATE_WRITING = "IOERR error or timeout writing to target instance";
 
+    // Streams (Stream*Commands).
+    public static final String STREAM_INVALID_ID = "ERR Invalid stream ID specified as stream command argument";
+    public static final String STREAM_ID_TOO_SMALL =
+            "ERR The ID specified in XADD is equal or smaller than the target stream top item";
+    public static final String STREAM_ID_ZERO = "ERR The ID specified in XADD must be greater than 0-0";
+    public static final String STREAM_EXHAUSTED =
+            "ERR The stream has exhausted the last possible ID, unable to add more items";
+    public static final String STREAM_MAXLEN_AND_MINID =
+            "ERR syntax error, MAXLEN and MINID options at the same time are not compatible";
+    public static final String STREAM_MAXLEN_NEGATIVE = "ERR The MAXLEN argument must be >= 0.";
+    public static final String STREAM_LIMIT_NEGATIVE = "ERR The LIMIT argument must be >= 0.";
+    public static final String STREAM_LIMIT_WITHOUT_STRATEGY =
+            "ERR syntax error, LIMIT cannot be used without specifying a trimming strategy";
+    public static final String STREAM_XTRIM_WITHOUT_STRATEGY =
+            "ERR syntax error, XTRIM must be called with a trimming strategy";
+    public static final String STREAM_LIMIT_WITHOUT_APPROX =
+            "ERR syntax error, LIMIT cannot be used without the special ~ option";
+    public static final String STREAM_INVALID_START = "ERR invalid start ID for the interval";
+    public static final String STREAM_INVALID_END = "ERR invalid end ID for the interval";
+    public static final String STREAM_GROUP_ONLY_XREADGROUP =
+            "ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.";
+    public static final String STREAM_NOACK_ONLY_XREADGROUP =
+            "ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.";
+    public static final String STREAM_MISSING_GROUP = "ERR Missing GROUP option for XREADGROUP";
+    public static final String STREAM_DOLLAR_IN_XREADGROUP = "ERR The $ ID is meaningless in the context of"
+            + " XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID"
+            + " to get new messages. The $ ID would just return an empty result set.";
+    public static final String STREAM_GT_IN_XREAD = "ERR The > ID can be specified only when calling XREADGROUP"
+            + " using the GROUP <group> <consumer> option.";
+    public static final String STREAM_KEY_REQUIRED = "ERR The XGROUP subcommand requires the key to exist. Note"
+            + " that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically.";
+    public static final String STREAM_BUSYGROUP = "BUSYGROUP Consumer Group name already exists";
+    public static final String STREAM_ENTRIESREAD = "ERR value for ENTRIESREAD must be positive or -1";
+    public static final String STREAM_ENTRIES_ADDED_NEGATIVE = "ERR entries_added must be positive";
+    public static final String STREAM_XSETID_BELOW_GIVEN_MAX_DELETED =
+            "ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id";
+    public static final String STREAM_XSETID_BELOW_MAX_DELETED =
+            "ERR The ID specified in XSETID is smaller than current max_deleted_entry_id";
+    public static final String STREAM_XSETID_BELOW_TOP =
+            "ERR The ID specified in XSETID is smaller than the target stream top item";
+    public static final String STREAM_XSETID_ENTRIES_ADDED =
+            "ERR The entries_added specified in XSETID is smaller than the target stream length";
+    public static final String XCLAIM_MIN_IDLE = "ERR Invalid min-idle-time argument for XCLAIM";
+    public static final String XCLAIM_IDLE = "ERR Invalid IDLE option argument for XCLAIM";
+    public static final String XCLAIM_TIME = "ERR Invalid TIME option argument for XCLAIM";
+    public static final String XCLAIM_RETRYCOUNT = "ERR Invalid RETRYCOUNT option argument for XCLAIM";
+    public static final String XAUTOCLAIM_MIN_IDLE = "ERR Invalid min-idle-time argument for XAUTOCLAIM";
+    public static final String XAUTOCLAIM_COUNT = "ERR COUNT must be > 0";
+
+    /** {@code ERR Unbalanced 'xread' list of streams: ...}, with '$' for XREAD and '>' for XREADGROUP. */
+    public static String streamUnbalanced(String command, char symbol) {
+        return "ERR Unbalanced '" + command + "' list of streams: for each stream key an ID or '" + symbol
+                + "' must be specified.";
+    }
+
+    /** XREADGROUP's {@code NOGROUP No such key 'k' or consumer group 'g' in XREADGROUP with GROUP option}. */
+    public static String noGroupXreadgroup(byte[] key, byte[] group) {
+        return "NOGROUP No such key '" + printable(key) + "' or consumer group '" + printable(group)
+                + "' in XREADGROUP with GROUP option";
+    }
+
+    /** XPENDING/XCLAIM/XAUTOCLAIM's {@code NOGROUP No such key 'k' or consumer group 'g'}. */
+    public static String noGroup(byte[] key, byte[] group) {
+        return "NOGROUP No such key '" + printable(key) + "' or consumer group '" + printable(group) + "'";
+    }
+
+    /** XGROUP/XINFO's {@code NOGROUP No such consumer group 'g' for key name 'k'}. */
+    public static String noGroupForKey(byte[] group, byte[] key) {
+        return "NOGROUP No such consumer group '" + printable(group) + "' for key name '" + printable(key) + "'";
+    }
+
+    /** {@code ERR Unrecognized XCLAIM option 'foo'}. */
+    public static String xclaimOption(byte[] option) {
+        return "ERR Unrecognized XCLAIM option '" + printable(option) + "'";
+    }
+
+    /** {@code ERR XREAD command is not allowed with BLOCK option from scripts}. */
+    public static String streamBlockInScript(byte[] command) {
+        return "ERR " + printable(command) + " command is not allowed with BLOCK option from scripts";
+    }
+
     private Errors() {
     }
 

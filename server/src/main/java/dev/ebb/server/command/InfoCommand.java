@@ -200,8 +200,7 @@ public final class InfoCommand {
     /**
      * {@code client_recent_max_input_buffer} / {@code _output_buffer} are the largest query buffer
      * and reply backlog of the connected clients now (Redis keeps the largest of the last few
-     * seconds). Ebb has no key-less blocking (XREADGROUP on a deleted stream), so
-     * {@code total_blocking_keys_on_nokey} is 0.
+     * seconds). {@code total_blocking_keys_on_nokey} counts the keys XREADGROUP clients wait on.
      */
     private static void clients(StringBuilder out, Server s) {
         long maxInput = 0;
@@ -222,7 +221,7 @@ public final class InfoCommand {
         field(out, "tracking_clients", s.tracking().clients());
         field(out, "clients_in_timeout_table", s.blockingKeys().clientsWithTimeout());
         field(out, "total_blocking_keys", s.blockingKeys().blockingKeys());
-        field(out, "total_blocking_keys_on_nokey", 0);
+        field(out, "total_blocking_keys_on_nokey", s.blockingKeys().blockingKeysOnNoKey());
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.ebb.storage.types.ListValue;
 import dev.ebb.storage.types.RawString;
 import dev.ebb.storage.types.SetValue;
 import dev.ebb.storage.types.UnsharedString;
+import dev.ebb.storage.stream.StreamValue;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -70,7 +71,8 @@ final class Types {
             new Kind(SetValue.class, SET, value -> ((SetValue) value).encodingName(),
                     value -> ((SetValue) value).copy()),
             new Kind(ListValue.class, LIST, value -> ((ListValue) value).encodingName(),
-                    value -> ((ListValue) value).copy()));
+                    value -> ((ListValue) value).copy()),
+            new Kind(StreamValue.class, STREAM, value -> STREAM, value -> ((StreamValue) value).copy()));
 
     private Types() {
     }

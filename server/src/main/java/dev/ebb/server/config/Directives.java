@@ -199,6 +199,10 @@ final class Directives {
             Memory.range(0, LONG_MAX), 64L, Mutability.MUTABLE).alias("zset-max-ziplist-value"));
     static final Directive<Long> HLL_SPARSE_MAX_BYTES = add("hll-sparse-max-bytes", Memory.range(0, LONG_MAX),
             3000L, Mutability.MUTABLE);
+    static final Directive<Long> STREAM_NODE_MAX_BYTES = add("stream-node-max-bytes", Memory.range(0, LONG_MAX),
+            4096L, Mutability.MUTABLE);
+    static final Directive<Long> STREAM_NODE_MAX_ENTRIES = add("stream-node-max-entries", Int.range(0, LONG_MAX),
+            100L, Mutability.MUTABLE);
     static final Directive<ClientOutputBufferLimits> CLIENT_OUTPUT_BUFFER_LIMIT = add("client-output-buffer-limit",
             new SpecialTypes.OutputBufferLimits(), ClientOutputBufferLimits.DEFAULTS, Mutability.MUTABLE);
     static final Directive<Long> CLIENT_QUERY_BUFFER_LIMIT = add("client-query-buffer-limit",

@@ -429,6 +429,16 @@ public final class ServerConfig {
         return value(Directives.HASH_MAX_LISTPACK_ENTRIES);
     }
 
+    /** {@code stream-node-max-bytes}: a stream node is closed before it reaches this size; 0 = no limit. */
+    public long streamNodeMaxBytes() {
+        return value(Directives.STREAM_NODE_MAX_BYTES);
+    }
+
+    /** {@code stream-node-max-entries}: entries (live or deleted) per stream node; 0 = no limit. */
+    public long streamNodeMaxEntries() {
+        return value(Directives.STREAM_NODE_MAX_ENTRIES);
+    }
+
     public long hashMaxListpackValue() {
         return value(Directives.HASH_MAX_LISTPACK_VALUE);
     }

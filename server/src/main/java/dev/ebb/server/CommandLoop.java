@@ -135,6 +135,9 @@ final class CommandLoop {
      * that received messages meanwhile.
      */
     void flush(Client c) {
+        // Redis's beforeSleep order: the batch's writes reach the AOF (and the disk under
+        // appendfsync always) before any of its replies is sent.
+        server.aof().beforeReplies();
         writeNow(c);
         cron.afterBatch();
         flushPendingWrites();

@@ -27,7 +27,8 @@ public final class Commands {
             SetCommands.specs(),
             ListCommands.specs(),
             ScriptingCommands.specs(),
-            SortCommands.specs());
+            SortCommands.specs(),
+            AofCommands.specs());
 
     private Commands() {
     }

@@ -110,7 +110,6 @@ final class Directives {
             Memory.range(0, LONG_MAX), 64 * MB, Mutability.MUTABLE);
     static final Directive<Boolean> AOF_LOAD_TRUNCATED = add("aof-load-truncated", Bool.yesNo(), true,
             Mutability.MUTABLE);
-    /** Ebb: the base is written in AOF format whatever this says, until the RDB codec is wired in. */
     static final Directive<Boolean> AOF_USE_RDB_PREAMBLE = add("aof-use-rdb-preamble", Bool.yesNo(), true,
             Mutability.MUTABLE);
     static final Directive<Boolean> AOF_TIMESTAMP_ENABLED = add("aof-timestamp-enabled", Bool.yesNo(), false,

@@ -33,7 +33,7 @@ final class AofLoader {
 
     /** Loads an RDB-format base file into the databases. */
     interface RdbLoader {
-        void load(Path file) throws IOException, AofException;
+        void load(Path file) throws IOException;
     }
 
     /** What came of loading. */
@@ -133,7 +133,7 @@ final class AofLoader {
         }
         try {
             rdbLoader.load(path);
-        } catch (AofException | IOException e) {
+        } catch (IOException e) {
             throw new AofException("Error reading the RDB base file " + name + ", AOF loading aborted: "
                     + e.getMessage());
         }

@@ -38,14 +38,13 @@ import org.slf4j.LoggerFactory;
  * crash of the process loses nothing written); with {@code no} the kernel decides.
  *
  * <p><b>Rewriting</b> (BGREWRITEAOF, auto-aof-rewrite-*, enabling appendonly at run time): a new
- * base is written from the current dataset (in AOF format, {@link AofRewriter}), a new
- * incremental file is opened, the manifest is replaced atomically and the old files deleted.
- * Ebb deliberately differs from Redis here: Redis forks and the child writes the base while the
- * parent keeps serving; Ebb writes the base on the loop thread, so the loop is stopped for the
- * rewrite (about a second per million small keys on a slow machine; see README). The RDB-format
- * base ({@code aof-use-rdb-preamble yes}) needs Ebb's RDB codec and forkless snapshot; until they
- * are wired in, the base is always written in AOF format (named {@code .base.aof}), which Redis
- * loads as well. A base in RDB format written by Redis cannot be loaded yet either.
+ * base is written from the current dataset (in RDB format, {@link RdbBase}, with
+ * {@code aof-use-rdb-preamble yes}, else as commands, {@link AofRewriter}), a new incremental file
+ * is opened, the manifest is replaced atomically and the old files deleted. Ebb deliberately
+ * differs from Redis here, for now: Redis forks and the child writes the base while the parent
+ * keeps serving; Ebb writes the base on the loop thread, so the loop is stopped for the rewrite
+ * (figures in the README). The forkless snapshot (storage-engine's {@code snapshot} package) is
+ * the way to lift that.
  *
  * <p>Loop thread only, except the fsync thread, which only calls {@code force} on the channel.
  */
@@ -109,7 +108,8 @@ public final class AppendOnlyFile implements Propagation.Sink {
             return;
         }
         long start = System.nanoTime();
-        AofLoader loader = new AofLoader(dir, new ReplayClient(server), config.aofLoadTruncated(), null);
+        AofLoader loader = new AofLoader(dir, new ReplayClient(server), config.aofLoadTruncated(),
+                path -> RdbBase.load(server, path));
         AofLoader.Result result = loader.loadAll(manifest);
         loadedCommands = loader.commands();
         if (result != AofLoader.Result.NOT_EXIST) {
@@ -368,22 +368,27 @@ public final class AppendOnlyFile implements Propagation.Sink {
     /** Writes the dataset as the next base of {@code m} (temp file, fsync, rename) and returns its name. */
     private String writeBase(AofManifest m) throws IOException {
         Path temp = dir.resolve("temp-rewriteaof-bg-" + ProcessHandle.current().pid() + ".aof");
-        Database[] dbs = new Database[server.databases()];
-        for (int i = 0; i < dbs.length; i++) {
-            dbs[i] = server.db(i);
-        }
-        long timestamp = config.aofTimestampEnabled() ? server.nowMs() / 1000 : -1;
+        boolean rdb = config.aofUseRdbPreamble();
         try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 20);
-            AofRewriter.write(dbs, server.nowMs(), timestamp, out);
+            if (rdb) {
+                RdbBase.write(server, server.nowMs(), out);
+            } else {
+                Database[] dbs = new Database[server.databases()];
+                for (int i = 0; i < dbs.length; i++) {
+                    dbs[i] = server.db(i);
+                }
+                long timestamp = config.aofTimestampEnabled() ? server.nowMs() / 1000 : -1;
+                AofRewriter.write(dbs, server.nowMs(), timestamp, out);
+            }
             out.flush();
             ch.force(true);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
             throw e;
         }
-        String baseName = m.newBase(false);
+        String baseName = m.newBase(rdb);
         Files.move(temp, dir.resolve(baseName), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         LOG.info("Successfully renamed the temporary AOF base file {} into {}", temp.getFileName(), baseName);
         return baseName;

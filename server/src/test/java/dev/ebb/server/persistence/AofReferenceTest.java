@@ -13,15 +13,17 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
  * The append-only directory is interchangeable with redis-server 7.2.4's: the reference
  * {@code redis-check-aof} accepts Ebb's manifest and files, the reference server loads Ebb's
- * directory with identical contents, and Ebb loads one the reference wrote (with
- * {@code aof-use-rdb-preamble no}: an RDB base needs the RDB codec). Each test is skipped, saying
- * why, where the reference binary cannot run.
+ * directory (RDB base, Redis's default) with identical contents, and Ebb loads one the reference
+ * wrote, with an RDB base and with an AOF base ({@code aof-use-rdb-preamble no}). Each test is
+ * skipped, saying why, where the reference binary cannot run.
  */
 class AofReferenceTest {
     @TempDir
@@ -65,11 +67,12 @@ class AofReferenceTest {
         }
     }
 
-    @Test
-    void ebbShouldLoadADirectoryTheReferenceWrote() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"yes", "no"})
+    void ebbShouldLoadADirectoryTheReferenceWrote(String preamble) throws Exception {
         Map<String, String> redisData;
         try (ReferenceRedis redis = referenceOrSkip("--dir", dir.toString(), "--appendonly", "yes",
-                "--aof-use-rdb-preamble", "no"); Jedis j = new Jedis("127.0.0.1", redis.port())) {
+                "--aof-use-rdb-preamble", preamble); Jedis j = new Jedis("127.0.0.1", redis.port())) {
             AofRestartTest.workload(j, redis.port());
             j.bgrewriteaof();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -82,7 +85,8 @@ class AofReferenceTest {
             j.hset("after-rewrite", "f", "v");
             redisData = dump(j, 16);
         }
-        assertTrue(Files.exists(dir.resolve("appendonlydir").resolve("appendonly.aof.2.base.aof")));
+        assertTrue(Files.exists(dir.resolve("appendonlydir")
+                .resolve(preamble.equals("yes") ? "appendonly.aof.2.base.rdb" : "appendonly.aof.2.base.aof")));
 
         try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
             assertEquals(redisData, dump(j, 16));

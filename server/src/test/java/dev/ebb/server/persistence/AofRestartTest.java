@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
@@ -181,10 +184,13 @@ class AofRestartTest {
         assertTrue(before.size() > 45, "the workload left " + before.size() + " keys");
     }
 
-    @Test
-    void rewriteThenRestartShouldKeepTheDataAndReplaceTheFiles() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"yes", "no"})
+    void rewriteThenRestartShouldKeepTheDataAndReplaceTheFiles(String preamble) throws Exception {
+        String base = preamble.equals("yes") ? "appendonly.aof.2.base.rdb" : "appendonly.aof.2.base.aof";
         Map<String, String> before;
-        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes", "aof-use-rdb-preamble " + preamble);
+                Jedis j = new Jedis("127.0.0.1", ebb.port())) {
             workload(j, ebb.port());
 
             assertEquals("Background append only file rewriting started", j.bgrewriteaof());
@@ -193,10 +199,12 @@ class AofRestartTest {
             assertTrue(j.info("persistence").contains("aof_rewrites:1"));
         }
         Path aofDir = dir.resolve("appendonlydir");
-        assertEquals("file appendonly.aof.2.base.aof seq 2 type b\nfile appendonly.aof.2.incr.aof seq 2 type i\n",
+        assertEquals("file " + base + " seq 2 type b\nfile appendonly.aof.2.incr.aof seq 2 type i\n",
                 Files.readString(aofDir.resolve("appendonly.aof.manifest")));
-        assertEquals(List.of("appendonly.aof.2.base.aof", "appendonly.aof.2.incr.aof", "appendonly.aof.manifest"),
+        assertEquals(List.of(base, "appendonly.aof.2.incr.aof", "appendonly.aof.manifest"),
                 Files.list(aofDir).map(p -> p.getFileName().toString()).sorted().toList());
+        assertEquals(preamble.equals("yes"), Files.readString(aofDir.resolve(base), StandardCharsets.ISO_8859_1)
+                .startsWith("REDIS0011"));
 
         try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
             assertEquals(before, dump(j, 16));

@@ -1,11 +1,11 @@
 package dev.ebb.server.config;
 
-/** {@code appendfsync}: when the append-only file is fsynced. */
+/** {@code appendfsync}: when the append-only file is fsynced (in Redis's order, which its error text lists). */
 public enum AppendFsync implements ConfigEnum {
-    /** After every write, before its reply is sent. */
-    ALWAYS("always"),
     /** Once a second, by a background thread. */
     EVERYSEC("everysec"),
+    /** After every write, before its reply is sent. */
+    ALWAYS("always"),
     /** Never explicitly: the kernel flushes when it likes. */
     NO("no");
 

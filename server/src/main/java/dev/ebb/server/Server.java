@@ -104,8 +104,10 @@ public final class Server {
         config.onChange("hz", () -> updateHz(clients.size()));
         config.onChange("dynamic-hz", () -> updateHz(clients.size()));
         this.watches = new KeyWatches(dbs.length, seeds.nextLong(), this::nowMs);
+        // One listener for all databases: SWAPDB tells a shared listener once.
+        dev.ebb.storage.KeyspaceListener counting = propagation.counting(watches);
         for (Database db : dbs) {
-            db.setKeyspaceListener(propagation.counting(watches));
+            db.setKeyspaceListener(counting);
         }
         config.onChange("active-expire-effort", reconfigure);
         config.onChange("active-expire-slice-us", reconfigure);

@@ -328,7 +328,16 @@ public final class BlockingKeys {
             }
             server.markErrors();
             long start = System.nanoTime();
-            if (!retry(w)) {
+            // A served client is an execution unit of its own: it propagates as the non-blocking
+            // form its serving step rewrote it to (BLPOP as LPOP …).
+            server.propagation().enter();
+            boolean served;
+            try {
+                served = retry(w);
+            } finally {
+                server.propagation().exit(w.client, w.spec, w.argv);
+            }
+            if (!served) {
                 if (w.retryEach) {
                     continue;
                 }

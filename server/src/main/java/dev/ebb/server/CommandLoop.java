@@ -31,6 +31,11 @@ final class CommandLoop {
     private final Cron cron;
     /** The most {@link #writeNow} hands the channel in one piece (a slice of a larger referenced value). */
     static final int WRITE_PIECE = 256 * 1024;
+    private boolean groupCommitScheduled;
+    private final Runnable groupCommit = () -> {
+        groupCommitScheduled = false;
+        flushPendingWrites();
+    };
 
     CommandLoop(Server server, EventExecutor executor) {
         this.server = server;
@@ -136,14 +141,34 @@ final class CommandLoop {
      * did not take.
      */
     void flush(Client c) {
+        if (server.aof().syncBeforeReplies()) {
+            // appendfsync always with writes buffered: group commit, as Redis's beforeSleep does
+            // one write and one fsync per event-loop turn. The replies wait with the other
+            // clients' queued writes until the task below, which Netty runs once the reads of this
+            // turn are handled: one fsync covers every client served in the turn.
+            server.wroteTo(c);
+            cron.afterBatch();
+            if (!groupCommitScheduled) {
+                groupCommitScheduled = true;
+                executor.execute(groupCommit);
+            }
+            return;
+        }
+        // Redis's beforeSleep order: the batch's writes reach the AOF before its replies are sent.
+        server.aof().beforeReplies();
         writeNow(c);
         cron.afterBatch();
         flushPendingWrites();
         ClientEviction.enforce(server);
     }
 
-    /** Writes out the clients pub/sub messages, notifications or MONITOR lines were queued for. */
+    /**
+     * Writes out the clients pub/sub messages, notifications, MONITOR lines or deferred replies were
+     * queued for, after the AOF: the writes behind those replies reach the file (and the disk under
+     * appendfsync always) before any of them is sent.
+     */
     void flushPendingWrites() {
+        server.aof().beforeReplies();
         server.drainPendingWrites(this::writeNow);
     }
 

@@ -73,6 +73,7 @@ final class Cron {
         ClientEviction.enforce(server);
         server.memoryGuard().cron();
         server.blockingKeys().expireTimeouts(nowMs);
+        server.aof().cron();
         rehashLeftNanos = REHASH_BUDGET_NANOS;
         if (!rehashPending) {
             continueRehash();

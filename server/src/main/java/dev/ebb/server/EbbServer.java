@@ -7,6 +7,8 @@ import dev.ebb.server.command.Commands;
 import dev.ebb.server.config.ConfigApplyException;
 import dev.ebb.server.config.ConfigListener;
 import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.persistence.AofException;
+import dev.ebb.server.persistence.AppendOnlyFile;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -81,6 +83,7 @@ public final class EbbServer implements AutoCloseable {
         config.onChange("client-query-buffer-limit",
                 () -> limits.clientQueryBufferLimit(config.clientQueryBufferLimit()));
 
+        startAof(server);
         ServerBootstrap plain = bootstrap(config, epoll, server, limits, null);
         int plainPort = config.port();
         int tlsPort = config.tlsPort();
@@ -105,8 +108,6 @@ public final class EbbServer implements AutoCloseable {
         // Redis: port 0 means no plain TCP listener. Ebb keeps "pick a free port" for embedding and tests,
         // except beside a TLS port, where a plain port nobody asked for would be a hole.
         this.port = plainPort == 0 && tlsPort != 0 ? 0 : bind(plain, config.bind(), plainPort);
-        warnIfAppendonly(config);
-        config.onChange("appendonly", () -> warnIfAppendonly(config));
         loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
         loop.run(loop.cron()::start);
     }
@@ -155,11 +156,35 @@ public final class EbbServer implements AutoCloseable {
         }
     }
 
-    /** {@code appendonly yes} is accepted for redis.conf compatibility, but Ebb has no AOF yet: say so. */
-    private static void warnIfAppendonly(ServerConfig config) {
-        if (config.appendonly()) {
-            LOG.warn("appendonly is 'yes' but Ebb keeps no append-only file yet: writes are not persisted");
+    /**
+     * Loads the append-only file (with appendonly yes) on the loop before the server listens, and
+     * follows CONFIG SET appendonly. A file that cannot be loaded stops the start, as Redis exits.
+     */
+    private void startAof(Server server) throws InterruptedException {
+        AppendOnlyFile aof = server.aof();
+        try {
+            loop.executor().submit(() -> {
+                aof.startUp();
+                return null;
+            }).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            closeNow();
+            Throwable cause = e.getCause();
+            LOG.error("{}", cause.getMessage());
+            throw new IllegalStateException(cause.getMessage(), cause);
         }
+        config.onChange("appendonly", changed -> {
+            if (!config.appendonly()) {
+                aof.stop();
+                return;
+            }
+            try {
+                aof.start();
+            } catch (AofException e) {
+                LOG.warn("{}", e.getMessage());
+                throw new ConfigApplyException(e.getMessage());
+            }
+        });
     }
 
     /** Starts a server with {@code config}; returns once it is listening. */
@@ -228,6 +253,23 @@ public final class EbbServer implements AutoCloseable {
         return config;
     }
 
+    /** Writes and fsyncs what the AOF buffers and closes it, on the loop, as Redis's shutdown does. */
+    private void stopAof() {
+        AppendOnlyFile aof = loop.server().aof();
+        if (aof == null || loop.executor().isShuttingDown()) {
+            return;
+        }
+        if (loop.inLoop()) {
+            aof.stop();
+            return;
+        }
+        try {
+            loop.executor().submit(aof::stop).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("Could not close the append-only file: {}", e.toString());
+        }
+    }
+
     /** Runs {@code task} on the command loop thread and waits for it (tests, embedding). */
     public void runOnLoop(java.util.function.Consumer<Server> task) {
         try {
@@ -277,6 +319,7 @@ public final class EbbServer implements AutoCloseable {
             ch.close().awaitUninterruptibly();
         }
         loop.cron().stop();
+        stopAof();
         ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         if (separateLoop != null) {
             separateLoop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

@@ -56,6 +56,7 @@ public final class ScriptDispatch {
         server.stats().totalCommandsProcessed++;
         long start = System.nanoTime();
         long replyMark = c.reply().pendingBytes();
+        server.propagation().enter();
         try {
             spec.handler().execute(c, argv);
         } catch (RuntimeException e) {
@@ -67,6 +68,8 @@ public final class ScriptDispatch {
             LOG.warn("Command '{}' in a script refused: {}", spec.fullName(), e.toString());
             c.reply().discardFrom(replyMark);
             c.reply().error(Errors.OOM);
+        } finally {
+            server.propagation().exit(c, spec, argv);
         }
         server.commandStats().called(spec, System.nanoTime() - start, server.config().latencyTracking());
         server.attributeErrors(spec);

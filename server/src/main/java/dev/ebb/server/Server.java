@@ -80,6 +80,8 @@ public final class Server {
     private final ClientPause pause = new ClientPause(this);
     /** The client whose outermost command is running (Redis's current_client), or null. */
     private Client caller;
+    private final Propagation propagation = new Propagation();
+    private final dev.ebb.server.persistence.AppendOnlyFile aof;
     private final ClusterNode cluster;
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
     /** The loop that runs the commands and writes the replies; set once by its constructor. */
@@ -101,7 +103,7 @@ public final class Server {
         ExpiryStrategyKind expiryKind = ExpiryStrategyKind.fromConfigName(config.expiryStrategy().configName());
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = new Database(i, seeds.nextLong(), expiryKind);
-            dbs[i].setExpiryListener(LazyFree.expiryListener(this));
+            dbs[i].setExpiryListener(propagatingExpiry(LazyFree.expiryListener(this)));
             dbs[i].setNewKeyListener((db, key) ->
                     Notifications.notify(this, NotifyKeyspaceEvents.NEW, "new", key, db.id()));
         }
@@ -131,8 +133,10 @@ public final class Server {
                 watches.beforeSwap(db, other);
             }
         };
+        // One listener for all databases: SWAPDB tells a shared listener once.
+        KeyspaceListener counting = propagation.counting(keyspace);
         for (Database db : dbs) {
-            db.setKeyspaceListener(keyspace);
+            db.setKeyspaceListener(counting);
         }
         config.onChange("active-expire-effort", reconfigure);
         config.onChange("active-expire-slice-us", reconfigure);
@@ -150,10 +154,43 @@ public final class Server {
         config.onChange("acl-pubsub-default", () -> acl.allChannelsByDefault(config.aclPubsubAllChannels()));
         config.onChange("acllog-max-len", () -> acl.log().trim(config.acllogMaxLen()));
         this.memoryGuard = new MemoryGuard(this, dbs);
-        memoryGuard.evictionListener(LazyFree.evictionListener(this));
+        memoryGuard.evictionListener(propagatingEviction(LazyFree.evictionListener(this)));
         this.startMs = nowMs;
         this.runId = runId(seeds);
         this.cluster = config.clusterEnabled() ? new ClusterNode(seeds) : null;
+        this.aof = new dev.ebb.server.persistence.AppendOnlyFile(this);
+    }
+
+    /** {@code listener}, then the expired key's DEL (UNLINK under lazyfree-lazy-expire) into {@link #propagation}. */
+    private dev.ebb.storage.ExpiryListener propagatingExpiry(dev.ebb.storage.ExpiryListener listener) {
+        return new dev.ebb.storage.ExpiryListener() {
+            @Override
+            public void expired(Database db, byte[] key) {
+                expired(db, key, null);
+            }
+
+            @Override
+            public void expired(Database db, byte[] key, Object value) {
+                listener.expired(db, key, value);
+                propagation.deletedBySystem(db, key, config.lazyfreeLazyExpire());
+            }
+        };
+    }
+
+    /** As {@link #propagatingExpiry} for evicted keys (UNLINK under lazyfree-lazy-eviction). */
+    private dev.ebb.storage.EvictionListener propagatingEviction(dev.ebb.storage.EvictionListener listener) {
+        return new dev.ebb.storage.EvictionListener() {
+            @Override
+            public void evicted(Database db, byte[] key) {
+                evicted(db, key, null);
+            }
+
+            @Override
+            public void evicted(Database db, byte[] key, Object value) {
+                listener.evicted(db, key, value);
+                propagation.deletedBySystem(db, key, config.lazyfreeLazyEviction());
+            }
+        };
     }
 
     private ExpireCycleConfig expireCycleConfig() {
@@ -311,6 +348,7 @@ public final class Server {
         current = c;
         long startNanos = System.nanoTime();
         long replyMark = c.reply().pendingBytes();
+        propagation.enter();
         try {
             spec.handler().execute(c, argv);
         } catch (RuntimeException e) {
@@ -324,6 +362,7 @@ public final class Server {
             c.reply().discardFrom(replyMark);
             c.reply().error(Errors.OOM);
         } finally {
+            propagation.exit(c, spec, argv);
             executionDepth--;
             current = previous;
             if (outermost) {
@@ -537,6 +576,16 @@ public final class Server {
     long tick() {
         nowMs = clock.getAsLong();
         return nowMs;
+    }
+
+    /** The one stream of writes leaving the loop (AOF, replicas); also counts changes ({@link Propagation#dirty()}). */
+    public Propagation propagation() {
+        return propagation;
+    }
+
+    /** The append-only file, on or off ({@code appendonly}). */
+    public dev.ebb.server.persistence.AppendOnlyFile aof() {
+        return aof;
     }
 
     /** WATCH's index of watched keys, every database's {@link dev.ebb.storage.KeyspaceListener}. */

@@ -35,7 +35,8 @@ public final class Commands {
             StreamCommands.specs(),
             StreamReadCommands.specs(),
             StreamGroupCommands.specs(),
-            StreamInfoCommands.specs());
+            StreamInfoCommands.specs(),
+            AofCommands.specs());
 
     private Commands() {
     }

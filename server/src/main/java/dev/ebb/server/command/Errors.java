@@ -41,6 +41,8 @@ public final class Errors {
     public static final String NOAUTH = "NOAUTH Authentication required.";
     public static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";
     public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    public static final String AOF_REWRITE_FAILED =
+            "ERR Can't execute an AOF background rewriting. Please check the server logs for more information.";
     public static final String MULTI_NESTED = "ERR MULTI calls can not be nested";
     public static final String INT_OUT_OF_RANGE =
             "ERR value is out of range, value must between -2147483648 and 2147483647";

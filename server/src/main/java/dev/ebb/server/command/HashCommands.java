@@ -335,6 +335,7 @@ public final class HashCommands {
         long before = h.memoryBytes();
         put(c, h, argv[2], text);
         finishWrite(c, argv[1], h, found == null, before, "hincrbyfloat");
+        Propagate.as(c, Propagate.HSET, argv[1], argv[2], text);
         c.reply().bulk(text);
     }
 

@@ -325,18 +325,10 @@ public final class InfoCommand {
         field(out, "rdb_last_cow_size", 0);
         field(out, "rdb_last_load_keys_expired", 0);
         field(out, "rdb_last_load_keys_loaded", 0);
-        field(out, "aof_enabled", 0);
-        field(out, "aof_rewrite_in_progress", 0);
-        field(out, "aof_rewrite_scheduled", 0);
-        field(out, "aof_last_rewrite_time_sec", -1);
-        field(out, "aof_current_rewrite_time_sec", -1);
-        field(out, "aof_last_bgrewrite_status", "ok");
-        field(out, "aof_rewrites", 0);
-        field(out, "aof_rewrites_consecutive_failures", 0);
-        field(out, "aof_last_write_status", "ok");
-        field(out, "aof_last_cow_size", 0);
+        s.aof().infoFields((name, value) -> field(out, name, value));
         field(out, "module_fork_in_progress", 0);
         field(out, "module_fork_last_cow_size", 0);
+        s.aof().enabledInfoFields((name, value) -> field(out, name, value));
     }
 
     private static void stats(StringBuilder out, Server s) {

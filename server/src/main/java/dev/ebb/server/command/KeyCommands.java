@@ -449,9 +449,11 @@ public final class KeyCommands {
         if (when <= now) {
             db.delete(key);
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
+            Propagate.asExpiredDelete(c, key);
         } else {
             db.setExpire(key, when);
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "expire", key);
+            Propagate.asPexpireat(c, key, when);
         }
         c.reply().integer(1);
     }

@@ -50,13 +50,13 @@ public final class ListMoveCommands {
         if (to < 0) {
             return;
         }
-        if (!serveMove(c, argv[1], argv[2], from, to)) {
+        if (!serveMove(c, argv[1], argv[2], from, to, false)) {
             c.reply().nullBulk();
         }
     }
 
     static void rpoplpush(Client c, byte[][] argv) {
-        if (!serveMove(c, argv[1], argv[2], TAIL, HEAD)) {
+        if (!serveMove(c, argv[1], argv[2], TAIL, HEAD, true)) {
             c.reply().nullBulk();
         }
     }
@@ -64,8 +64,9 @@ public final class ListMoveCommands {
     /**
      * Moves one element from {@code source} to {@code destination} and replies it; false without
      * a reply if the source is missing. The destination's type is checked before anything moves.
+     * Propagated as LMOVE, or as RPOPLPUSH for {@code legacy} RPOPLPUSH / BRPOPLPUSH.
      */
-    private static boolean serveMove(Client c, byte[] source, byte[] destination, int from, int to) {
+    private static boolean serveMove(Client c, byte[] source, byte[] destination, int from, int to, boolean legacy) {
         Object src = ListCommands.listForWriteOrReply(c, source);
         if (src == Values.WRONG_TYPE) {
             return true;
@@ -103,6 +104,12 @@ public final class ListMoveCommands {
             c.server().blockingKeys().signalKeyAsReady(c.db(), destination);
         }
         c.reply().bulk(element);
+        if (legacy) {
+            Propagate.as(c, Propagate.RPOPLPUSH, source, destination);
+        } else {
+            Propagate.as(c, Propagate.LMOVE, source, destination, from == HEAD ? Propagate.LEFT : Propagate.RIGHT,
+                    to == HEAD ? Propagate.LEFT : Propagate.RIGHT);
+        }
         return true;
     }
 
@@ -181,6 +188,9 @@ public final class ListMoveCommands {
                     c.reply().bulk(ListCommands.pop(list, request.where()));
                 }
                 ListCommands.finishChange(c, key, list, before, request.where() == HEAD ? "lpop" : "rpop");
+                if (Propagate.active(c)) {
+                    Propagate.as(c, request.where() == HEAD ? Propagate.LPOP : Propagate.RPOP, key, Propagate.number(n));
+                }
                 return true;
             }
         }
@@ -253,6 +263,7 @@ public final class ListMoveCommands {
                 c.reply().bulk(key);
                 c.reply().bulk(ListCommands.pop(list, where));
                 ListCommands.finishChange(c, key, list, before, where == HEAD ? "lpop" : "rpop");
+                Propagate.as(c, where == HEAD ? Propagate.LPOP : Propagate.RPOP, key);
                 return true;
             }
         }
@@ -268,26 +279,27 @@ public final class ListMoveCommands {
         if (to < 0) {
             return;
         }
-        blockingMove(c, argv[1], argv[2], from, to, argv[5]);
+        blockingMove(c, argv[1], argv[2], from, to, argv[5], false);
     }
 
     static void brpoplpush(Client c, byte[][] argv) {
-        blockingMove(c, argv[1], argv[2], TAIL, HEAD, argv[3]);
+        blockingMove(c, argv[1], argv[2], TAIL, HEAD, argv[3], true);
     }
 
-    private static void blockingMove(Client c, byte[] source, byte[] destination, int from, int to, byte[] timeout) {
+    private static void blockingMove(Client c, byte[] source, byte[] destination, int from, int to, byte[] timeout,
+            boolean legacy) {
         long deadline = deadlineOrReply(c, timeout);
         if (deadline == INVALID_TIMEOUT) {
             return;
         }
-        if (serveMove(c, source, destination, from, to)) {
+        if (serveMove(c, source, destination, from, to, legacy)) {
             return;
         }
         if (c.denyBlocking()) {
             c.reply().nullBulk();
             return;
         }
-        block(c, new byte[][] {source}, deadline, client -> serveMove(client, source, destination, from, to));
+        block(c, new byte[][] {source}, deadline, client -> serveMove(client, source, destination, from, to, legacy));
     }
 
     /** BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]; as Redis, the timeout is checked last. */

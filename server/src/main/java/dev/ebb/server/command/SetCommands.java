@@ -243,7 +243,9 @@ public final class SetCommands {
         long before = set.memoryBytes();
         ThreadLocalRandom random = ThreadLocalRandom.current();
         if (argv.length == 2) {
-            c.reply().bulk(set.popRandom(random.nextLong()));
+            byte[] member = set.popRandom(random.nextLong());
+            c.reply().bulk(member);
+            Propagate.as(c, Propagate.SREM, argv[1], member);
         } else if (count >= set.size()) {
             // The whole set, in its iteration order (sorted for an intset), as Redis replies it.
             c.reply().setHeader(set.size());
@@ -251,6 +253,7 @@ public final class SetCommands {
             Notifications.notify(c, NotifyKeyspaceEvents.SET, "spop", argv[1]);
             c.db().delete(argv[1]);
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
+            Propagate.asServerDelete(c, argv[1]);
             return;
         } else if (count == 0) {
             c.reply().setHeader(0);
@@ -259,8 +262,16 @@ public final class SetCommands {
             int n = (int) Math.min(count, set.size());
             long remaining = set.size() - n;
             c.reply().setHeader(n);
+            SremBatches batches = Propagate.active(c) ? new SremBatches(c, argv[1]) : null;
             for (int i = 0; i < n; i++) {
-                c.reply().bulk(set.popRandom(random.nextLong()));
+                byte[] member = set.popRandom(random.nextLong());
+                c.reply().bulk(member);
+                if (batches != null) {
+                    batches.add(member);
+                }
+            }
+            if (batches != null) {
+                batches.finish();
             }
             if (remaining * SPOP_MOVE_STRATEGY_MUL <= n) {
                 // Redis moves the few members left into a new set (SPOP's "case 3"): a hashtable
@@ -271,6 +282,47 @@ public final class SetCommands {
             }
         }
         Aggregates.changed(c, argv[1], set, before, set.size() == 0, NotifyKeyspaceEvents.SET, "spop");
+    }
+
+    /**
+     * SPOP with a count propagates as SREMs of at most {@link Propagate#SREM_BATCH} members each,
+     * in the order popped, and not as itself (its members are random), as Redis does.
+     */
+    private static final class SremBatches {
+        private final Client c;
+        private final byte[] key;
+        private final java.util.ArrayList<byte[]> argv = new java.util.ArrayList<>();
+
+        SremBatches(Client c, byte[] key) {
+            this.c = c;
+            this.key = key;
+            c.server().propagation().prevent();
+            reset();
+        }
+
+        void add(byte[] member) {
+            argv.add(member);
+            if (argv.size() == 2 + Propagate.SREM_BATCH) {
+                flush();
+            }
+        }
+
+        void finish() {
+            if (argv.size() > 2) {
+                flush();
+            }
+        }
+
+        private void flush() {
+            c.server().propagation().also(c.db().id(), argv.toArray(new byte[0][]));
+            reset();
+        }
+
+        private void reset() {
+            argv.clear();
+            argv.add(Propagate.SREM);
+            argv.add(key);
+        }
     }
 
     /**

@@ -285,6 +285,36 @@ public final class StringCommands {
         } else {
             c.reply().ok();
         }
+        if (expireAtMs != NO_EXPIRE || get) {
+            propagateSet(c, flags, key, value, expireAtMs);
+        }
+    }
+
+    /**
+     * What a SET with a time to live or GET propagates, as Redis 7.2: {@code SET key value PXAT ms}
+     * for any expiry (SETEX, PSETEX, SET EX/PX/EXAT), and GETSET or SET … GET without the GET.
+     */
+    private static void propagateSet(Client c, int flags, byte[] key, byte[] value, long expireAtMs) {
+        if (!Propagate.active(c)) {
+            return;
+        }
+        if (expireAtMs != NO_EXPIRE) {
+            Propagate.as(c, Propagate.SET, key, value, Propagate.PXAT, Propagate.number(expireAtMs));
+            return;
+        }
+        java.util.List<byte[]> argv = new java.util.ArrayList<>(5);
+        argv.add(Propagate.SET);
+        argv.add(key);
+        argv.add(value);
+        if ((flags & SET_NX) != 0) {
+            argv.add(Propagate.NX);
+        } else if ((flags & SET_XX) != 0) {
+            argv.add(Propagate.XX);
+        }
+        if ((flags & SET_KEEPTTL) != 0) {
+            argv.add(Propagate.KEEPTTL);
+        }
+        Propagate.as(c, argv.toArray(new byte[0][]));
     }
 
     /**
@@ -380,12 +410,15 @@ public final class StringCommands {
             if (expireAtMs <= c.server().nowMs()) {
                 db.delete(argv[1]);
                 Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
+                Propagate.asExpiredDelete(c, argv[1]);
             } else {
                 db.setExpire(argv[1], expireAtMs);
                 Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "expire", argv[1]);
+                Propagate.asPexpireat(c, argv[1], expireAtMs);
             }
         } else if (((int) options & SET_PERSIST) != 0 && db.persist(argv[1])) {
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "persist", argv[1]);
+            Propagate.as(c, Propagate.PERSIST, argv[1]);
         }
         Strings.reply(c, v);
     }
@@ -397,6 +430,7 @@ public final class StringCommands {
         } else if (v != Values.WRONG_TYPE) {
             c.db().delete(argv[1]);
             Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", argv[1]);
+            Propagate.as(c, Propagate.DEL, argv[1]);
             Strings.reply(c, v);
         }
     }
@@ -561,6 +595,7 @@ public final class StringCommands {
         byte[] text = sum.toHumanBytes();
         c.db().setKeepTtl(argv[1], Strings.fromFloatText(text), c.server().nowMs());
         Notifications.notify(c, NotifyKeyspaceEvents.STRING, "incrbyfloat", argv[1]);
+        Propagate.as(c, Propagate.SET, argv[1], text, Propagate.KEEPTTL);
         c.reply().bulk(text);
     }
 

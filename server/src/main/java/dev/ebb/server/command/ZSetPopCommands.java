@@ -123,6 +123,12 @@ final class ZSetPopCommands {
             }
         });
         ZSetSupport.afterWrite(c, key, set, before, max ? "zpopmax" : "zpopmin");
+        // ZMPOP, BZMPOP and a served BZPOPMIN/BZPOPMAX propagate as the plain pop, as in Redis.
+        if (shape == PopReply.KEYED_PAIRS && Propagate.active(c)) {
+            Propagate.as(c, max ? Propagate.ZPOPMAX : Propagate.ZPOPMIN, key, Propagate.number(n));
+        } else if (shape == PopReply.KEYED_FLAT) {
+            Propagate.as(c, max ? Propagate.ZPOPMAX : Propagate.ZPOPMIN, key);
+        }
     }
 
     /** ZMPOP's parsed arguments: keys at {@code argv[firstKey .. firstKey + numKeys)}. */

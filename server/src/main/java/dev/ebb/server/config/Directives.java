@@ -132,8 +132,29 @@ final class Directives {
     static final Directive<Long> IO_THREADS = add("io-threads", Int.range(1, 128), 1L, Mutability.IMMUTABLE);
 
     // APPEND ONLY MODE
-    /** Ebb: accepted and reported, but no AOF is kept yet; "yes" logs a warning at start-up. */
     static final Directive<Boolean> APPENDONLY = add("appendonly", Bool.yesNo(), false, Mutability.MUTABLE);
+    static final Directive<String> APPENDFILENAME = add("appendfilename",
+            Text.baseName("appendfilename can't be a path, just a filename"), "appendonly.aof", Mutability.IMMUTABLE);
+    static final Directive<String> APPENDDIRNAME = add("appenddirname",
+            Text.baseName("appenddirname can't be a path, just a dirname"), "appendonlydir", Mutability.IMMUTABLE);
+    static final Directive<AppendFsync> APPENDFSYNC = add("appendfsync", Enumeration.of(AppendFsync.class),
+            AppendFsync.EVERYSEC, Mutability.MUTABLE);
+    /** Ebb: accepted; a rewrite never runs alongside fsyncs (the loop writes the base itself). */
+    static final Directive<Boolean> NO_APPENDFSYNC_ON_REWRITE = add("no-appendfsync-on-rewrite", Bool.yesNo(), false,
+            Mutability.MUTABLE);
+    static final Directive<Long> AUTO_AOF_REWRITE_PERCENTAGE = add("auto-aof-rewrite-percentage",
+            Int.range(0, INT_MAX), 100L, Mutability.MUTABLE);
+    static final Directive<Long> AUTO_AOF_REWRITE_MIN_SIZE = add("auto-aof-rewrite-min-size",
+            Memory.range(0, LONG_MAX), 64 * MB, Mutability.MUTABLE);
+    static final Directive<Boolean> AOF_LOAD_TRUNCATED = add("aof-load-truncated", Bool.yesNo(), true,
+            Mutability.MUTABLE);
+    static final Directive<Boolean> AOF_USE_RDB_PREAMBLE = add("aof-use-rdb-preamble", Bool.yesNo(), true,
+            Mutability.MUTABLE);
+    static final Directive<Boolean> AOF_TIMESTAMP_ENABLED = add("aof-timestamp-enabled", Bool.yesNo(), false,
+            Mutability.MUTABLE);
+    /** Ebb: accepted; the base is fsynced once when written. */
+    static final Directive<Boolean> AOF_REWRITE_INCREMENTAL_FSYNC = add("aof-rewrite-incremental-fsync", Bool.yesNo(),
+            true, Mutability.MUTABLE);
 
     // LUA SCRIPTING / BUSY REPLY
     static final Directive<Long> BUSY_REPLY_THRESHOLD = add(new Spec<>("busy-reply-threshold",

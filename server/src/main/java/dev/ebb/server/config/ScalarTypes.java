@@ -225,25 +225,31 @@ final class ScalarTypes {
 
     /** Any string, optionally checked; written back quoted. */
     static final class Text extends SingleArg<String> {
-        private final boolean baseNameOnly;
+        /** The error for a value with a directory part, or null if any text is allowed. */
+        private final String notBaseName;
 
-        private Text(boolean baseNameOnly) {
-            this.baseNameOnly = baseNameOnly;
+        private Text(String notBaseName) {
+            this.notBaseName = notBaseName;
         }
 
         static Text any() {
-            return new Text(false);
+            return new Text(null);
         }
 
         /** A file name without directory part, as Redis requires for {@code dbfilename}. */
         static Text fileName() {
-            return new Text(true);
+            return new Text("dbfilename can't be a path, just a filename");
+        }
+
+        /** A name without directory part, refused with {@code notBaseName} (Redis's text for the directive). */
+        static Text baseName(String notBaseName) {
+            return new Text(notBaseName);
         }
 
         @Override
         String parseOne(String arg, String current) throws InvalidValueException {
-            if (baseNameOnly && (arg.indexOf('/') >= 0 || arg.indexOf('\\') >= 0)) {
-                throw new InvalidValueException("dbfilename can't be a path, just a filename");
+            if (notBaseName != null && (arg.indexOf('/') >= 0 || arg.indexOf('\\') >= 0)) {
+                throw new InvalidValueException(notBaseName);
             }
             return arg;
         }

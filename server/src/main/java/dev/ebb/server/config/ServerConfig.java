@@ -339,9 +339,49 @@ public final class ServerConfig {
         return value(Directives.IO_THREADS).intValue();
     }
 
-    /** {@code appendonly}: accepted and reported only; Ebb keeps no AOF yet. */
+    /** {@code appendonly}: whether writes are logged to the append-only file. */
     public boolean appendonly() {
         return value(Directives.APPENDONLY);
+    }
+
+    /** {@code appendfilename}: the prefix of the AOF's file names in {@link #appenddirname()}. */
+    public String appendfilename() {
+        return value(Directives.APPENDFILENAME);
+    }
+
+    /** {@code appenddirname}: the AOF's directory, inside {@link #dir()}. */
+    public String appenddirname() {
+        return value(Directives.APPENDDIRNAME);
+    }
+
+    /** {@code appendfsync}: when the AOF is fsynced. */
+    public AppendFsync appendfsync() {
+        return value(Directives.APPENDFSYNC);
+    }
+
+    /** {@code auto-aof-rewrite-percentage}: growth over the last rewrite's size that triggers a rewrite; 0 never. */
+    public long autoAofRewritePercentage() {
+        return value(Directives.AUTO_AOF_REWRITE_PERCENTAGE);
+    }
+
+    /** {@code auto-aof-rewrite-min-size}: no automatic rewrite below this size. */
+    public long autoAofRewriteMinSize() {
+        return value(Directives.AUTO_AOF_REWRITE_MIN_SIZE);
+    }
+
+    /** {@code aof-load-truncated}: load an AOF whose last file ends inside a command, cutting it there. */
+    public boolean aofLoadTruncated() {
+        return value(Directives.AOF_LOAD_TRUNCATED);
+    }
+
+    /** {@code aof-use-rdb-preamble}: write the rewrite's base in RDB format. */
+    public boolean aofUseRdbPreamble() {
+        return value(Directives.AOF_USE_RDB_PREAMBLE);
+    }
+
+    /** {@code aof-timestamp-enabled}: annotate the AOF with {@code #TS:} lines. */
+    public boolean aofTimestampEnabled() {
+        return value(Directives.AOF_TIMESTAMP_ENABLED);
     }
 
     /** {@code busy-reply-threshold} (alias {@code lua-time-limit}): ms before a long script gets BUSY replies. */

@@ -2,6 +2,7 @@ package dev.ebb.storage;
 
 import dev.ebb.storage.expiry.ExpiryStrategy;
 import dev.ebb.storage.expiry.ExpiryStrategyKind;
+import dev.ebb.storage.types.HashValue;
 import java.util.Arrays;
 
 /**
@@ -72,6 +73,9 @@ public final class Database {
     private ExpiryListener expiryListener = ExpiryListener.NONE;
     private NewKeyListener newKeyListener = NewKeyListener.NONE;
     private KeyspaceListener keyspaceListener = KeyspaceListener.NONE;
+    private FieldExpiryListener fieldExpiryListener = FieldExpiryListener.NONE;
+    private final VolatileHashes volatileHashes;
+    private long expiredSubkeys;
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
@@ -107,6 +111,7 @@ public final class Database {
         this.dict = new Dict<>(seed);
         this.expires = new LongDict(seed);
         this.expiryStrategy = expiryKind.newStrategy();
+        this.volatileHashes = new VolatileHashes(seed);
         this.lfuRandomState = seed;
     }
 
@@ -147,6 +152,14 @@ public final class Database {
             throw new IllegalArgumentException("listener must not be null; use ExpiryListener.NONE");
         }
         this.expiryListener = listener;
+    }
+
+    /** Sets the listener told about expired hash fields ({@link FieldExpiryListener#NONE} to stop). */
+    public void setFieldExpiryListener(FieldExpiryListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null; use FieldExpiryListener.NONE");
+        }
+        this.fieldExpiryListener = listener;
     }
 
     /**
@@ -438,6 +451,12 @@ public final class Database {
             if (!keepTtl) {
                 removeExpire(key);
             }
+            if (old instanceof HashValue) {
+                volatileHashes.untrack(key);
+            }
+        }
+        if (value instanceof HashValue) {
+            volatileHashes.track(dict.keyAt(dict.find(key)), value);
         }
         keyspaceListener.keyModified(this, key);
     }
@@ -457,6 +476,7 @@ public final class Database {
         }
         payloadBytes += Values.keyBytes(key) + valueBytes;
         dict.setMetaAt(dict.find(key), newMeta(nowMs));
+        volatileHashes.track(key, value);
         newKeyListener.added(this, key);
         keyspaceListener.keyModified(this, key);
     }
@@ -482,7 +502,78 @@ public final class Database {
         }
         payloadBytes -= Values.keyBytes(key) + Values.memoryOf(old);
         removeExpire(key);
+        if (old instanceof HashValue) {
+            volatileHashes.untrack(key);
+        }
         return old;
+    }
+
+    // ---------------------------------------------------------------- hash field expiry
+
+    /**
+     * Reports that the fields or field TTLs of the hash {@code h} stored at {@code key} changed in
+     * place, so the index of hashes with volatile fields ({@link VolatileHashes}) follows. Commands
+     * that set, change or remove a field TTL, or remove fields, call this (no listener call: they
+     * signal the change themselves). O(1) expected (compact: plus a walk if a TTL was removed).
+     */
+    public void hashFieldsChanged(byte[] key, HashValue h) {
+        int handle = dict.find(key);
+        if (handle >= 0 && dict.valueAt(handle) == h) {
+            volatileHashes.track(dict.keyAt(handle), h);
+        }
+    }
+
+    /**
+     * Removes up to {@code limit} fields of the hash at {@code key} whose time passed at
+     * {@code nowMs} (lazy expiry on access, and the active cycle's step): accounts memory, counts
+     * them in {@link #expiredSubkeys()}, deletes the key if the hash is left empty, updates the
+     * index, tells the {@link FieldExpiryListener} and signals the key modified (WATCH). A key
+     * that is itself expired is expired first and nothing else happens.
+     *
+     * @return the number of fields removed
+     */
+    public int expireHashFields(byte[] key, long nowMs, int limit) {
+        if (expireIfNeeded(key, nowMs)) {
+            return 0;
+        }
+        int handle = dict.find(key);
+        if (handle < 0 || !(dict.valueAt(handle) instanceof HashValue h)) {
+            volatileHashes.untrack(key);
+            return 0;
+        }
+        byte[] storedKey = dict.keyAt(handle);
+        long before = h.memoryBytes();
+        int removed = h.expireFields(nowMs, limit);
+        if (removed == 0) {
+            volatileHashes.track(storedKey, h);
+            return 0;
+        }
+        payloadBytes += h.memoryBytes() - before;
+        expiredSubkeys += removed;
+        boolean emptied = h.size() == 0;
+        if (emptied) {
+            removeEntry(storedKey);
+        } else {
+            volatileHashes.track(storedKey, h);
+        }
+        fieldExpiryListener.fieldsExpired(this, storedKey, removed, emptied);
+        keyspaceListener.keyModified(this, storedKey);
+        return removed;
+    }
+
+    /** The index of hashes with volatile fields, for the active expire cycle. */
+    public VolatileHashes volatileHashes() {
+        return volatileHashes;
+    }
+
+    /** Counts {@code fields} removed by a command because their new expiry was already past (HEXPIRE … returning 2). */
+    public void recordExpiredSubkeys(long fields) {
+        expiredSubkeys += fields;
+    }
+
+    /** Hash fields removed by expiry from this database (sum for INFO expired_subkeys). */
+    public long expiredSubkeys() {
+        return expiredSubkeys;
     }
 
     /**
@@ -559,6 +650,7 @@ public final class Database {
         long removed = dict.size();
         dict = new Dict<>(seed);
         expires = new LongDict(seed);
+        volatileHashes.clear();
         payloadBytes = 0;
         avgTtlMs = 0;
         expiryStrategy.cleared(this);
@@ -581,6 +673,7 @@ public final class Database {
         LongDict e = expires;
         expires = other.expires;
         other.expires = e;
+        volatileHashes.swapWith(other.volatileHashes);
         ExpiryStrategy s = expiryStrategy;
         expiryStrategy = other.expiryStrategy;
         other.expiryStrategy = s;
@@ -693,6 +786,7 @@ public final class Database {
     /** Clears {@link #expiredKeys()} (CONFIG RESETSTAT). */
     public void resetStats() {
         expiredKeys = 0;
+        expiredSubkeys = 0;
     }
 
     /**
@@ -702,7 +796,7 @@ public final class Database {
      */
     public long usedMemory() {
         return payloadBytes + dict.memoryBytes() + expires.memoryBytes() + expiryStrategy.memoryBytes()
-                + dict.aheadBytes() + expires.aheadBytes();
+                + dict.aheadBytes() + expires.aheadBytes() + volatileHashes.memoryBytes();
     }
 
     /** The main dict's share of {@link #usedMemory()}: its slot arrays (MEMORY STATS {@code overhead.hashtable.main}). O(1). */
@@ -715,12 +809,14 @@ public final class Database {
      * the expiry strategy's index (MEMORY STATS {@code overhead.hashtable.expires}). O(1).
      */
     public long expiresTableBytes() {
-        return expires.memoryBytes() + expires.aheadBytes() + expiryStrategy.memoryBytes();
+        return expires.memoryBytes() + expires.aheadBytes() + expiryStrategy.memoryBytes()
+                + volatileHashes.memoryBytes();
     }
 
     /** Bytes of both dicts' slot arrays (for tests recomputing {@link #usedMemory()}). */
     long slotArrayBytes() {
-        return dict.memoryBytes() + expires.memoryBytes() + dict.aheadBytes() + expires.aheadBytes();
+        return dict.memoryBytes() + expires.memoryBytes() + dict.aheadBytes() + expires.aheadBytes()
+                + volatileHashes.memoryBytes();
     }
 
     // ---------------------------------------------------------------- expiry engine access

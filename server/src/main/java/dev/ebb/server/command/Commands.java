@@ -24,6 +24,7 @@ public final class Commands {
             ZSetBlockingCommands.specs(),
             GeoCommands.specs(),
             HashCommands.specs(),
+            HashFieldExpiryCommands.specs(),
             SetCommands.specs(),
             ListCommands.specs(),
             ScriptingCommands.specs(),

@@ -1,0 +1,107 @@
+package dev.ebb.storage;
+
+import dev.ebb.storage.expiry.ExpireSample;
+import dev.ebb.storage.types.HashValue;
+
+/**
+ * A database's index of the hashes that have volatile fields (Redis 7.4's {@code db->hexpires}):
+ * key to the hash's earliest field expiry, in a {@link LongDict} sharing the main dict's key
+ * array, exactly as {@code expires} holds volatile keys. The active expire cycle samples it the
+ * way it samples {@code expires} ({@link #sampleLoop}), so field expiry runs inside the same CPU
+ * budget and slices as key expiry.
+ *
+ * <p><b>Accuracy.</b> The database keeps an entry current whenever a hash is stored, deleted, or
+ * reported changed ({@link Database#hashFieldsChanged}). An entry that is too early only costs a
+ * visit that finds nothing due and corrects it; commands must report every TTL they set, or the
+ * field waits for lazy expiry.
+ *
+ * <p><b>Bounded steps.</b> A visit removes at most {@link #FIELDS_PER_STEP} fields from one hash
+ * (a compact hash: one pass over its bytes; a large one: that many heap pops), then moves on; a
+ * hash with more due fields keeps its (past) earliest expiry in the index and is met again. So a
+ * hash with a million volatile fields expiring at once costs the loop nothing longer than other
+ * sampling loops.
+ *
+ * <p>Costs: O(1) expected per index update; {@link #memoryBytes} O(1). Not thread-safe: command
+ * loop thread only.
+ */
+public final class VolatileHashes {
+    /** Most fields one visit of the active cycle, or one lazy expiry on access, removes from a hash. */
+    public static final int FIELDS_PER_STEP = 128;
+
+    private static final long MISSING = Long.MIN_VALUE;
+
+    private final long seed;
+    private LongDict index;
+
+    VolatileHashes(long seed) {
+        this.seed = seed;
+        this.index = new LongDict(seed);
+    }
+
+    /** Records {@code value}'s earliest field expiry under the stored key, or drops the entry if it has none. */
+    void track(byte[] storedKey, Object value) {
+        if (!(value instanceof HashValue h)) {
+            return;
+        }
+        long earliest = h.earliestExpiry();
+        if (earliest == HashValue.NO_EXPIRY) {
+            untrack(storedKey);
+        } else if (index.get(storedKey, MISSING) != earliest) {
+            index.put(storedKey, earliest);
+        }
+    }
+
+    void untrack(byte[] key) {
+        if (!index.isEmpty()) {
+            index.remove(key);
+        }
+    }
+
+    void clear() {
+        index = new LongDict(seed);
+    }
+
+    void swapWith(VolatileHashes other) {
+        LongDict i = index;
+        index = other.index;
+        other.index = i;
+    }
+
+    /** Hashes with at least one volatile field. */
+    public int size() {
+        return index.size();
+    }
+
+    /** The recorded earliest field expiry of the hash at {@code key}, or -1 if it is not indexed. */
+    public long earliestExpiry(byte[] key) {
+        long when = index.isEmpty() ? MISSING : index.get(key, MISSING);
+        return when == MISSING ? -1 : when;
+    }
+
+    long memoryBytes() {
+        return index.memoryBytes() + index.aheadBytes();
+    }
+
+    /**
+     * One sampling loop of the active cycle over this index: draws up to {@code maxHashes} random
+     * entries (O(1) expected each, may repeat) and, for each whose earliest expiry has passed,
+     * removes up to {@link #FIELDS_PER_STEP} due fields. Each hash drawn is recorded in
+     * {@code out} as one examined entry, "expired" if it had due fields, so the cycle's stale
+     * estimate and repeat rule treat hashes as they treat keys.
+     */
+    public void sampleLoop(Database db, int maxHashes, long nowMs, ExpireSample out) {
+        LongDict idx = index;
+        int n = Math.min(maxHashes, idx.size());
+        for (int i = 0; i < n; i++) {
+            int h = idx.randomHandle();
+            if (h < 0) {
+                return;
+            }
+            boolean due = nowMs > idx.valueAt(h);
+            if (due) {
+                db.expireHashFields(idx.keyAt(h), nowMs, FIELDS_PER_STEP);
+            }
+            out.record(0, due);
+        }
+    }
+}

@@ -73,9 +73,7 @@ public final class Database {
     private ExpiryListener expiryListener = ExpiryListener.NONE;
     private NewKeyListener newKeyListener = NewKeyListener.NONE;
     private KeyspaceListener keyspaceListener = KeyspaceListener.NONE;
-    private FieldExpiryListener fieldExpiryListener = FieldExpiryListener.NONE;
     private final VolatileHashes volatileHashes;
-    private long expiredSubkeys;
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
@@ -152,14 +150,6 @@ public final class Database {
             throw new IllegalArgumentException("listener must not be null; use ExpiryListener.NONE");
         }
         this.expiryListener = listener;
-    }
-
-    /** Sets the listener told about expired hash fields ({@link FieldExpiryListener#NONE} to stop). */
-    public void setFieldExpiryListener(FieldExpiryListener listener) {
-        if (listener == null) {
-            throw new IllegalArgumentException("listener must not be null; use FieldExpiryListener.NONE");
-        }
-        this.fieldExpiryListener = listener;
     }
 
     /**
@@ -510,70 +500,46 @@ public final class Database {
 
     // ---------------------------------------------------------------- hash field expiry
 
-    /**
-     * Reports that the fields or field TTLs of the hash {@code h} stored at {@code key} changed in
-     * place, so the index of hashes with volatile fields ({@link VolatileHashes}) follows. Commands
-     * that set, change or remove a field TTL, or remove fields, call this (no listener call: they
-     * signal the change themselves). O(1) expected (compact: plus a walk if a TTL was removed).
-     */
-    public void hashFieldsChanged(byte[] key, HashValue h) {
-        int handle = dict.find(key);
-        if (handle >= 0 && dict.valueAt(handle) == h) {
-            volatileHashes.track(dict.keyAt(handle), h);
-        }
-    }
-
-    /**
-     * Removes up to {@code limit} fields of the hash at {@code key} whose time passed at
-     * {@code nowMs} (lazy expiry on access, and the active cycle's step): accounts memory, counts
-     * them in {@link #expiredSubkeys()}, deletes the key if the hash is left empty, updates the
-     * index, tells the {@link FieldExpiryListener} and signals the key modified (WATCH). A key
-     * that is itself expired is expired first and nothing else happens.
-     *
-     * @return the number of fields removed
-     */
-    public int expireHashFields(byte[] key, long nowMs, int limit) {
-        if (expireIfNeeded(key, nowMs)) {
-            return 0;
-        }
-        int handle = dict.find(key);
-        if (handle < 0 || !(dict.valueAt(handle) instanceof HashValue h)) {
-            volatileHashes.untrack(key);
-            return 0;
-        }
-        byte[] storedKey = dict.keyAt(handle);
-        long before = h.memoryBytes();
-        int removed = h.expireFields(nowMs, limit);
-        if (removed == 0) {
-            volatileHashes.track(storedKey, h);
-            return 0;
-        }
-        payloadBytes += h.memoryBytes() - before;
-        expiredSubkeys += removed;
-        boolean emptied = h.size() == 0;
-        if (emptied) {
-            removeEntry(storedKey);
-        } else {
-            volatileHashes.track(storedKey, h);
-        }
-        fieldExpiryListener.fieldsExpired(this, storedKey, removed, emptied);
-        keyspaceListener.keyModified(this, storedKey);
-        return removed;
-    }
-
-    /** The index of hashes with volatile fields, for the active expire cycle. */
+    /** The index of hashes with volatile fields, its listener and statistics ({@link VolatileHashes}). */
     public VolatileHashes volatileHashes() {
         return volatileHashes;
     }
 
-    /** Counts {@code fields} removed by a command because their new expiry was already past (HEXPIRE … returning 2). */
-    public void recordExpiredSubkeys(long fields) {
-        expiredSubkeys += fields;
+    /** {@link VolatileHashes#changed}: the index follows an in-place change of the hash at {@code key}. */
+    public void hashFieldsChanged(byte[] key, HashValue h) {
+        volatileHashes.changed(this, key, h);
     }
 
-    /** Hash fields removed by expiry from this database (sum for INFO expired_subkeys). */
-    public long expiredSubkeys() {
-        return expiredSubkeys;
+    /** {@link VolatileHashes#expire}: removes up to {@code limit} due fields of the hash at {@code key}. */
+    public int expireHashFields(byte[] key, long nowMs, int limit) {
+        return volatileHashes.expire(this, key, nowMs, limit);
+    }
+
+    /** The stored key instance equal to {@code key}, or null: no expiry check, no access-time update. */
+    byte[] storedKey(byte[] key) {
+        int h = dict.find(key);
+        return h < 0 ? null : dict.keyAt(h);
+    }
+
+    /** The value at {@code key}, or null: no expiry check, no access-time update. */
+    Object peek(byte[] key) {
+        return dict.get(key);
+    }
+
+    /**
+     * Bookkeeping after {@code removed} fields of the hash {@code h} at {@code storedKey} expired:
+     * memory, deletion of an emptied hash, and the key's change signal (WATCH).
+     *
+     * @return whether the hash was left empty and deleted
+     */
+    boolean hashFieldsExpired(byte[] storedKey, HashValue h, long memoryDelta) {
+        payloadBytes += memoryDelta;
+        boolean emptied = h.size() == 0;
+        if (emptied) {
+            removeEntry(storedKey);
+        }
+        keyspaceListener.keyModified(this, storedKey);
+        return emptied;
     }
 
     /**
@@ -786,7 +752,7 @@ public final class Database {
     /** Clears {@link #expiredKeys()} (CONFIG RESETSTAT). */
     public void resetStats() {
         expiredKeys = 0;
-        expiredSubkeys = 0;
+        volatileHashes.resetStats();
     }
 
     /**

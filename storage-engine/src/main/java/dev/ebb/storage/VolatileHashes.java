@@ -32,10 +32,80 @@ public final class VolatileHashes {
 
     private final long seed;
     private LongDict index;
+    private FieldExpiryListener listener = FieldExpiryListener.NONE;
+    private long expiredFields;
 
     VolatileHashes(long seed) {
         this.seed = seed;
         this.index = new LongDict(seed);
+    }
+
+    /** Sets the listener told about expired hash fields ({@link FieldExpiryListener#NONE} to stop). */
+    public void setListener(FieldExpiryListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null; use FieldExpiryListener.NONE");
+        }
+        this.listener = listener;
+    }
+
+    /**
+     * Reports that the fields or field TTLs of the hash {@code h} stored at {@code key} changed in
+     * place, so the index follows. Commands that set, change or remove a field TTL, or remove
+     * fields, call this (through {@link Database#hashFieldsChanged}; no listener call: they signal
+     * the change themselves). O(1) expected (compact: plus a walk if a TTL was removed).
+     */
+    void changed(Database db, byte[] key, HashValue h) {
+        byte[] storedKey = db.storedKey(key);
+        if (storedKey != null && db.peek(storedKey) == h) {
+            track(storedKey, h);
+        }
+    }
+
+    /**
+     * Removes up to {@code limit} fields of the hash at {@code key} whose time passed at
+     * {@code nowMs} (lazy expiry on access, and the active cycle's step): accounts memory, counts
+     * them in {@link #expiredSubkeys()}, deletes the key if the hash is left empty, updates the
+     * index, tells the {@link FieldExpiryListener} and signals the key modified (WATCH). A key
+     * that is itself expired is expired first and nothing else happens.
+     *
+     * @return the number of fields removed
+     */
+    int expire(Database db, byte[] key, long nowMs, int limit) {
+        if (db.expireIfNeeded(key, nowMs)) {
+            return 0;
+        }
+        byte[] storedKey = db.storedKey(key);
+        if (storedKey == null || !(db.peek(storedKey) instanceof HashValue h)) {
+            untrack(key);
+            return 0;
+        }
+        long before = h.memoryBytes();
+        int removed = h.expireFields(nowMs, limit);
+        if (removed > 0) {
+            expiredFields += removed;
+            boolean emptied = db.hashFieldsExpired(storedKey, h, h.memoryBytes() - before);
+            if (!emptied) {
+                track(storedKey, h);
+            }
+            listener.fieldsExpired(db, storedKey, removed, emptied);
+        } else {
+            track(storedKey, h);
+        }
+        return removed;
+    }
+
+    /** Counts {@code fields} removed by a command because their new expiry was already past (HEXPIRE … returning 2). */
+    public void recordExpiredSubkeys(long fields) {
+        expiredFields += fields;
+    }
+
+    /** Hash fields of this database removed by expiry (sum for INFO {@code expired_subkeys}). */
+    public long expiredSubkeys() {
+        return expiredFields;
+    }
+
+    void resetStats() {
+        expiredFields = 0;
     }
 
     /** Records {@code value}'s earliest field expiry under the stored key, or drops the entry if it has none. */
@@ -61,6 +131,7 @@ public final class VolatileHashes {
         index = new LongDict(seed);
     }
 
+    /** Exchanges the indexes (SWAPDB); listeners and statistics stay with their database. */
     void swapWith(VolatileHashes other) {
         LongDict i = index;
         index = other.index;

@@ -208,7 +208,7 @@ public final class HashFieldExpiryCommands {
         if (updated + deleted == 0) {
             return;
         }
-        c.db().recordExpiredSubkeys(deleted);
+        c.db().volatileHashes().recordExpiredSubkeys(deleted);
         finish(c, argv[1], h, before, deleted > 0 ? "hdel" : "hexpire");
     }
 

@@ -343,7 +343,7 @@ public final class InfoCommand {
         long expiredSubkeys = 0;
         for (int i = 0; i < s.databases(); i++) {
             expired += s.db(i).expiredKeys();
-            expiredSubkeys += s.db(i).expiredSubkeys();
+            expiredSubkeys += s.db(i).volatileHashes().expiredSubkeys();
         }
         out.append("# Stats\r\n");
         field(out, "total_connections_received", st.totalConnectionsReceived());

@@ -41,7 +41,7 @@ class HashFieldActiveExpiryTest {
     void slowCycleShouldReclaimDueFieldsAndDeleteHashesLeftEmpty() {
         Database db = new Database(0, 1);
         List<String> events = new ArrayList<>();
-        db.setFieldExpiryListener((d, key, fields, deleted) ->
+        db.volatileHashes().setListener((d, key, fields, deleted) ->
                 events.add(new String(key, StandardCharsets.UTF_8) + ":" + fields + ":" + deleted));
         for (int i = 0; i < 200; i++) {
             db.add(b("all" + i), hash(10, 10, NOW - 1, false), NOW);
@@ -56,7 +56,7 @@ class HashFieldActiveExpiryTest {
         }
 
         assertEquals(400, db.size());
-        assertEquals(200 * 10 + 200 * 4, db.expiredSubkeys());
+        assertEquals(200 * 10 + 200 * 4, db.volatileHashes().expiredSubkeys());
         assertEquals(200, db.volatileHashes().size());
         assertNull(db.lookupRead(b("all7"), NOW));
         assertEquals(6, ((HashValue) db.lookupRead(b("some7"), NOW)).size());
@@ -84,7 +84,7 @@ class HashFieldActiveExpiryTest {
             cycle.runSlow(NOW);
         }
         assertEquals(0, db.size());
-        assertEquals(20_000, db.expiredSubkeys());
+        assertEquals(20_000, db.volatileHashes().expiredSubkeys());
         assertEquals(0, index.size());
     }
 

@@ -5,7 +5,7 @@ hashes) whose fields expire within one second, never touch them again, and watch
 reclaim the fields on its own (active expiry only). Meanwhile one client alternates GET of a
 persistent key and HGET of a persistent hash field every millisecond, to see how much the expiry
 work delays ordinary commands.
-usage: field-expiry-storm.py PORT [HASHES [FIELDS_PER_HASH]]   (needs redis-cli on PATH; Redis 7.4+)
+usage: field-expiry-storm.py PORT [HASHES [FIELDS_PER_HASH [LEAD_SECONDS]]]   (needs redis-cli on PATH; Redis 7.4+)
 prints: seconds after the last field TTL passed until 50%/90%/99%/100% of the volatile fields were
 reclaimed (INFO expired_subkeys), and GET/HGET latency p50/p99/p99.9/max (ms) during the storm."""
 import socket, subprocess, sys, time, threading
@@ -13,6 +13,7 @@ import socket, subprocess, sys, time, threading
 port = int(sys.argv[1])
 hashes = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
 per_hash = int(sys.argv[3]) if len(sys.argv) > 3 else 100
+LEAD_S = int(sys.argv[4]) if len(sys.argv) > 4 else 90   # seconds between the start of the load and the TTLs
 fields = hashes * per_hash
 persistent = fields
 
@@ -74,7 +75,7 @@ q('FLUSHALL')
 q('CONFIG', 'RESETSTAT')
 load_persistent()
 t0 = time.time()
-expire_base = int((t0 + 90) * 1000)   # every field TTL ends 90-91 s from now, after the load (building 1M HPEXPIREATs in Python is slow)
+expire_base = int((t0 + LEAD_S) * 1000)   # every field TTL ends LEAD_S s from now, after the load (building 1M HPEXPIREATs in Python is slow)
 load_hashes(expire_base)
 if int(q('DBSIZE')) != persistent + 1 + hashes:
     sys.exit('load failed: DBSIZE %s' % q('DBSIZE'))

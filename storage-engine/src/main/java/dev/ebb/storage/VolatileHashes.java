@@ -15,8 +15,8 @@ import dev.ebb.storage.types.HashValue;
  * visit that finds nothing due and corrects it; commands must report every TTL they set, or the
  * field waits for lazy expiry.
  *
- * <p><b>Bounded steps.</b> A visit removes at most {@link #FIELDS_PER_STEP} fields from one hash
- * (a compact hash: one pass over its bytes; a large one: that many heap pops), then moves on; a
+ * <p><b>Bounded steps.</b> A sampling loop removes at most {@link #FIELDS_PER_STEP} fields in all
+ * (a compact hash: one pass over its bytes; a large one: one heap pop per field), then ends; a
  * hash with more due fields keeps its (past) earliest expiry in the index and is met again. So a
  * hash with a million volatile fields expiring at once costs the loop nothing longer than other
  * sampling loops.
@@ -25,7 +25,7 @@ import dev.ebb.storage.types.HashValue;
  * loop thread only.
  */
 public final class VolatileHashes {
-    /** Most fields one visit of the active cycle, or one lazy expiry on access, removes from a hash. */
+    /** Most fields one sampling loop of the active cycle, or one lazy expiry on access, removes. */
     public static final int FIELDS_PER_STEP = 128;
 
     private static final long MISSING = Long.MIN_VALUE;
@@ -156,21 +156,23 @@ public final class VolatileHashes {
     /**
      * One sampling loop of the active cycle over this index: draws up to {@code maxHashes} random
      * entries (O(1) expected each, may repeat) and, for each whose earliest expiry has passed,
-     * removes up to {@link #FIELDS_PER_STEP} due fields. Each hash drawn is recorded in
+     * removes its due fields, at most {@link #FIELDS_PER_STEP} in the whole loop (so one loop
+     * costs about what a loop over 20 volatile keys costs in a storm, and a slice stays short). Each hash drawn is recorded in
      * {@code out} as one examined entry, "expired" if it had due fields, so the cycle's stale
      * estimate and repeat rule treat hashes as they treat keys.
      */
     public void sampleLoop(Database db, int maxHashes, long nowMs, ExpireSample out) {
         LongDict idx = index;
         int n = Math.min(maxHashes, idx.size());
-        for (int i = 0; i < n; i++) {
+        int fieldsLeft = FIELDS_PER_STEP;
+        for (int i = 0; i < n && fieldsLeft > 0; i++) {
             int h = idx.randomHandle();
             if (h < 0) {
                 return;
             }
             boolean due = nowMs > idx.valueAt(h);
             if (due) {
-                db.expireHashFields(idx.keyAt(h), nowMs, FIELDS_PER_STEP);
+                fieldsLeft -= db.expireHashFields(idx.keyAt(h), nowMs, fieldsLeft);
             }
             out.record(0, due);
         }

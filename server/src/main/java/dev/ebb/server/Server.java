@@ -104,6 +104,7 @@ public final class Server {
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = new Database(i, seeds.nextLong(), expiryKind);
             dbs[i].setExpiryListener(propagatingExpiry(LazyFree.expiryListener(this)));
+            dbs[i].volatileHashes().setListener(LazyFree.fieldExpiryListener(this));
             dbs[i].setNewKeyListener((db, key) ->
                     Notifications.notify(this, NotifyKeyspaceEvents.NEW, "new", key, db.id()));
         }

@@ -2,6 +2,7 @@ package dev.ebb.storage;
 
 import dev.ebb.storage.expiry.ExpiryStrategy;
 import dev.ebb.storage.expiry.ExpiryStrategyKind;
+import dev.ebb.storage.types.HashValue;
 import java.util.Arrays;
 
 /**
@@ -72,6 +73,7 @@ public final class Database {
     private ExpiryListener expiryListener = ExpiryListener.NONE;
     private NewKeyListener newKeyListener = NewKeyListener.NONE;
     private KeyspaceListener keyspaceListener = KeyspaceListener.NONE;
+    private final VolatileHashes volatileHashes;
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
@@ -107,6 +109,7 @@ public final class Database {
         this.dict = new Dict<>(seed);
         this.expires = new LongDict(seed);
         this.expiryStrategy = expiryKind.newStrategy();
+        this.volatileHashes = new VolatileHashes(seed);
         this.lfuRandomState = seed;
     }
 
@@ -466,6 +469,12 @@ public final class Database {
             if (!keepTtl) {
                 removeExpire(key);
             }
+            if (old instanceof HashValue) {
+                volatileHashes.untrack(key);
+            }
+        }
+        if (value instanceof HashValue) {
+            volatileHashes.track(dict.keyAt(dict.find(key)), value);
         }
         keyspaceListener.keyModified(this, key);
     }
@@ -485,6 +494,7 @@ public final class Database {
         }
         payloadBytes += Values.keyBytes(key) + valueBytes;
         dict.setMetaAt(dict.find(key), newMeta(nowMs));
+        volatileHashes.track(key, value);
         newKeyListener.added(this, key);
         keyspaceListener.keyModified(this, key);
     }
@@ -510,7 +520,54 @@ public final class Database {
         }
         payloadBytes -= Values.keyBytes(key) + Values.memoryOf(old);
         removeExpire(key);
+        if (old instanceof HashValue) {
+            volatileHashes.untrack(key);
+        }
         return old;
+    }
+
+    // ---------------------------------------------------------------- hash field expiry
+
+    /** The index of hashes with volatile fields, its listener and statistics ({@link VolatileHashes}). */
+    public VolatileHashes volatileHashes() {
+        return volatileHashes;
+    }
+
+    /** {@link VolatileHashes#changed}: the index follows an in-place change of the hash at {@code key}. */
+    public void hashFieldsChanged(byte[] key, HashValue h) {
+        volatileHashes.changed(this, key, h);
+    }
+
+    /** {@link VolatileHashes#expire}: removes up to {@code limit} due fields of the hash at {@code key}. */
+    public int expireHashFields(byte[] key, long nowMs, int limit) {
+        return volatileHashes.expire(this, key, nowMs, limit);
+    }
+
+    /** The stored key instance equal to {@code key}, or null: no expiry check, no access-time update. */
+    byte[] storedKey(byte[] key) {
+        int h = dict.find(key);
+        return h < 0 ? null : dict.keyAt(h);
+    }
+
+    /** The value at {@code key}, or null: no expiry check, no access-time update. */
+    Object peek(byte[] key) {
+        return dict.get(key);
+    }
+
+    /**
+     * Bookkeeping after {@code removed} fields of the hash {@code h} at {@code storedKey} expired:
+     * memory, deletion of an emptied hash, and the key's change signal (WATCH).
+     *
+     * @return whether the hash was left empty and deleted
+     */
+    boolean hashFieldsExpired(byte[] storedKey, HashValue h, long memoryDelta) {
+        payloadBytes += memoryDelta;
+        boolean emptied = h.size() == 0;
+        if (emptied) {
+            removeEntry(storedKey);
+        }
+        keyspaceListener.keyModified(this, storedKey);
+        return emptied;
     }
 
     /**
@@ -587,6 +644,7 @@ public final class Database {
         long removed = dict.size();
         dict = new Dict<>(seed);
         expires = new LongDict(seed);
+        volatileHashes.clear();
         payloadBytes = 0;
         avgTtlMs = 0;
         expiryStrategy.cleared(this);
@@ -609,6 +667,7 @@ public final class Database {
         LongDict e = expires;
         expires = other.expires;
         other.expires = e;
+        volatileHashes.swapWith(other.volatileHashes);
         ExpiryStrategy s = expiryStrategy;
         expiryStrategy = other.expiryStrategy;
         other.expiryStrategy = s;
@@ -721,6 +780,7 @@ public final class Database {
     /** Clears {@link #expiredKeys()} (CONFIG RESETSTAT). */
     public void resetStats() {
         expiredKeys = 0;
+        volatileHashes.resetStats();
     }
 
     /**
@@ -730,7 +790,7 @@ public final class Database {
      */
     public long usedMemory() {
         return payloadBytes + dict.memoryBytes() + expires.memoryBytes() + expiryStrategy.memoryBytes()
-                + dict.aheadBytes() + expires.aheadBytes();
+                + dict.aheadBytes() + expires.aheadBytes() + volatileHashes.memoryBytes();
     }
 
     /** The main dict's share of {@link #usedMemory()}: its slot arrays (MEMORY STATS {@code overhead.hashtable.main}). O(1). */
@@ -743,12 +803,14 @@ public final class Database {
      * the expiry strategy's index (MEMORY STATS {@code overhead.hashtable.expires}). O(1).
      */
     public long expiresTableBytes() {
-        return expires.memoryBytes() + expires.aheadBytes() + expiryStrategy.memoryBytes();
+        return expires.memoryBytes() + expires.aheadBytes() + expiryStrategy.memoryBytes()
+                + volatileHashes.memoryBytes();
     }
 
     /** Bytes of both dicts' slot arrays (for tests recomputing {@link #usedMemory()}). */
     long slotArrayBytes() {
-        return dict.memoryBytes() + expires.memoryBytes() + dict.aheadBytes() + expires.aheadBytes();
+        return dict.memoryBytes() + expires.memoryBytes() + dict.aheadBytes() + expires.aheadBytes()
+                + volatileHashes.memoryBytes();
     }
 
     // ---------------------------------------------------------------- expiry engine access

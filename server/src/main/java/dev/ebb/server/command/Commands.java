@@ -26,6 +26,7 @@ public final class Commands {
             ZSetBlockingCommands.specs(),
             GeoCommands.specs(),
             HashCommands.specs(),
+            HashFieldExpiryCommands.specs(),
             SetCommands.specs(),
             ListCommands.specs(),
             ScriptingCommands.specs(),

@@ -37,6 +37,16 @@ public final class Errors {
             "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len";
     public static final String SAME_OBJECT = "ERR source and destination objects are the same";
     public static final String INVALID_EXPIRE_TIME = "ERR invalid expire time in '%s' command";
+    // Hash field expiry (Redis 7.4: HEXPIRE, HTTL, HPERSIST …; Redis 8.0: HGETEX, HSETEX, HGETDEL).
+    public static final String HFE_FIELDS_MISSING = "ERR Mandatory argument FIELDS is missing or not at the right position";
+    public static final String HFE_NUMFIELDS_NOT_POSITIVE = "ERR Parameter `numFields` should be greater than 0";
+    public static final String HFE_FIELDS_NOT_POSITIVE = "ERR Number of fields must be a positive integer";
+    public static final String HFE_NUMFIELDS_MISMATCH = "ERR The `numfields` parameter must match the number of arguments";
+    public static final String HFE_NEGATIVE_TIME = "ERR invalid expire time, must be >= 0";
+    public static final String HFE_INVALID_FIELD_COUNT = "ERR invalid number of fields";
+    public static final String HGETEX_ONE_EXPIRY = "ERR Only one of EX, PX, EXAT, PXAT or PERSIST arguments can be specified";
+    public static final String HSETEX_ONE_EXPIRY = "ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified";
+    public static final String HSETEX_ONE_CONDITION = "ERR Only one of FXX or FNX arguments can be specified";
     public static final String PROTOCOL_VERSION = "NOPROTO unsupported protocol version";
     public static final String NOAUTH = "NOAUTH Authentication required.";
     public static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";

@@ -85,14 +85,17 @@ public final class HashCommands {
                                 "key cursor [MATCH pattern] [COUNT count]"));
     }
 
-    /** The hash at {@code key} for a read: the hash, null if missing, {@link Values#WRONG_TYPE} after replying. */
+    /**
+     * The hash at {@code key} for a read, its due fields expired first: the hash, null if missing,
+     * {@link Values#WRONG_TYPE} after replying.
+     */
     private static Object hashForReadOrReply(Client c, byte[] key) {
-        return Aggregates.lookupReadOrReply(c, key, HashValue.class);
+        return HashFieldExpiryCommands.hashOrReply(c, key, false);
     }
 
     /** The hash at {@code key} for a write: the hash, null if missing, {@link Values#WRONG_TYPE} after replying. */
     private static Object hashForWriteOrReply(Client c, byte[] key) {
-        return Aggregates.lookupWriteOrReply(c, key, HashValue.class);
+        return HashFieldExpiryCommands.hashOrReply(c, key, true);
     }
 
     /**
@@ -103,13 +106,23 @@ public final class HashCommands {
         if (created) {
             Aggregates.created(c, key, h, NotifyKeyspaceEvents.HASH, event);
         } else {
-            Aggregates.changed(c, key, h, before, h.size() == 0, NotifyKeyspaceEvents.HASH, event);
+            HashFieldExpiryCommands.finish(c, key, h, before, event);
         }
     }
 
     private static boolean put(Client c, HashValue h, byte[] field, byte[] value) {
         ServerConfig config = c.server().config();
         return h.put(field, value, config.hashMaxListpackEntries(), config.hashMaxListpackValue());
+    }
+
+    /** HINCRBY's write: an existing live field keeps its time to live (as Redis 7.4); a new or expired one has none. */
+    private static void putKeepTtl(Client c, HashValue h, byte[] field, byte[] value, boolean live) {
+        if (!live) {
+            put(c, h, field, value);
+            return;
+        }
+        ServerConfig config = c.server().config();
+        h.putKeepTtl(field, value, config.hashMaxListpackEntries(), config.hashMaxListpackValue());
     }
 
     static void hset(Client c, byte[][] argv) {
@@ -155,7 +168,7 @@ public final class HashCommands {
             return;
         }
         HashValue h = found == null ? new HashValue() : (HashValue) found;
-        if (h.get(argv[2]) != null) {
+        if (h.get(argv[2], c.server().nowMs()) != null) {
             c.reply().integer(0);
             return;
         }
@@ -170,7 +183,7 @@ public final class HashCommands {
         if (found == Values.WRONG_TYPE) {
             return;
         }
-        c.reply().bulk(found == null ? null : ((HashValue) found).get(argv[2]));
+        c.reply().bulk(found == null ? null : ((HashValue) found).get(argv[2], c.server().nowMs()));
     }
 
     static void hmget(Client c, byte[][] argv) {
@@ -180,7 +193,7 @@ public final class HashCommands {
         }
         c.reply().arrayHeader(argv.length - 2);
         for (int i = 2; i < argv.length; i++) {
-            c.reply().bulk(found == null ? null : ((HashValue) found).get(argv[i]));
+            c.reply().bulk(found == null ? null : ((HashValue) found).get(argv[i], c.server().nowMs()));
         }
     }
 
@@ -194,8 +207,9 @@ public final class HashCommands {
             return;
         }
         HashValue h = (HashValue) found;
-        c.reply().mapHeader(h.size());
-        h.forEach((field, value) -> {
+        long now = c.server().nowMs();
+        c.reply().mapHeader(h.liveSize(now));
+        h.forEachLive(now, (field, value) -> {
             c.reply().bulk(field);
             c.reply().bulk(value);
         });
@@ -219,8 +233,9 @@ public final class HashCommands {
             return;
         }
         HashValue h = (HashValue) found;
-        c.reply().arrayHeader(h.size());
-        h.forEach((field, value) -> c.reply().bulk(fields ? field : value));
+        long now = c.server().nowMs();
+        c.reply().arrayHeader(h.liveSize(now));
+        h.forEachLive(now, (field, value) -> c.reply().bulk(fields ? field : value));
     }
 
     static void hdel(Client c, byte[][] argv) {
@@ -241,7 +256,7 @@ public final class HashCommands {
             }
         }
         if (deleted > 0) {
-            Aggregates.changed(c, argv[1], h, before, h.size() == 0, NotifyKeyspaceEvents.HASH, "hdel");
+            HashFieldExpiryCommands.finish(c, argv[1], h, before, "hdel");
         }
         c.reply().integer(deleted);
     }
@@ -251,7 +266,7 @@ public final class HashCommands {
         if (found == Values.WRONG_TYPE) {
             return;
         }
-        c.reply().integer(found != null && ((HashValue) found).get(argv[2]) != null ? 1 : 0);
+        c.reply().integer(found != null && ((HashValue) found).get(argv[2], c.server().nowMs()) != null ? 1 : 0);
     }
 
     static void hlen(Client c, byte[][] argv) {
@@ -259,7 +274,7 @@ public final class HashCommands {
         if (found == Values.WRONG_TYPE) {
             return;
         }
-        c.reply().integer(found == null ? 0 : ((HashValue) found).size());
+        c.reply().integer(found == null ? 0 : ((HashValue) found).liveSize(c.server().nowMs()));
     }
 
     static void hstrlen(Client c, byte[][] argv) {
@@ -267,7 +282,7 @@ public final class HashCommands {
         if (found == Values.WRONG_TYPE) {
             return;
         }
-        byte[] value = found == null ? null : ((HashValue) found).get(argv[2]);
+        byte[] value = found == null ? null : ((HashValue) found).get(argv[2], c.server().nowMs());
         c.reply().integer(value == null ? 0 : value.length);
     }
 
@@ -282,7 +297,7 @@ public final class HashCommands {
             return;
         }
         HashValue h = found == null ? new HashValue() : (HashValue) found;
-        byte[] current = h.get(argv[2]);
+        byte[] current = h.get(argv[2], c.server().nowMs());
         long value = 0;
         if (current != null) {
             try {
@@ -299,7 +314,7 @@ public final class HashCommands {
         }
         long result = value + increment;
         long before = h.memoryBytes();
-        put(c, h, argv[2], StringCommands.decimalBytes(result));
+        putKeepTtl(c, h, argv[2], StringCommands.decimalBytes(result), current != null);
         finishWrite(c, argv[1], h, found == null, before, "hincrby");
         c.reply().integer(result);
     }
@@ -320,7 +335,7 @@ public final class HashCommands {
             return;
         }
         HashValue h = found == null ? new HashValue() : (HashValue) found;
-        byte[] current = h.get(argv[2]);
+        byte[] current = h.get(argv[2], c.server().nowMs());
         LongDouble value = current == null ? LongDouble.ZERO : LongDouble.parse(current);
         if (value == null) {
             c.reply().error(Errors.HASH_VALUE_NOT_FLOAT);
@@ -333,7 +348,7 @@ public final class HashCommands {
         }
         byte[] text = sum.toHumanBytes();
         long before = h.memoryBytes();
-        put(c, h, argv[2], text);
+        putKeepTtl(c, h, argv[2], text, current != null);
         finishWrite(c, argv[1], h, found == null, before, "hincrbyfloat");
         Propagate.as(c, Propagate.HSET, argv[1], argv[2], text);
         c.reply().bulk(text);
@@ -356,6 +371,11 @@ public final class HashCommands {
                 return;
             }
             HashValue h = (HashValue) found;
+            if (h.liveSize(c.server().nowMs()) < h.size()) {
+                List<byte[]> live = liveFields(c, h);
+                c.reply().bulk(live.isEmpty() ? null : live.get(ThreadLocalRandom.current().nextInt(live.size() / 2) * 2));
+                return;
+            }
             c.reply().bulk(h.fieldAt(h.randomPosition(ThreadLocalRandom.current().nextLong())));
             return;
         }
@@ -388,6 +408,14 @@ public final class HashCommands {
             return;
         }
         HashValue h = (HashValue) found;
+        if (h.liveSize(c.server().nowMs()) < h.size()) {
+            // Due fields the bounded lazy step left (a large hash): draw from a copy of the live ones.
+            h = liveCopy(c, h);
+            if (h.size() == 0) {
+                c.reply().arrayHeader(0);
+                return;
+            }
+        }
         ThreadLocalRandom random = ThreadLocalRandom.current();
         if (count < 0) {
             // A reply header holds an int: larger repeated draws are cut there (Redis would try to send them all).
@@ -434,6 +462,21 @@ public final class HashCommands {
         }
     }
 
+    private static List<byte[]> liveFields(Client c, HashValue h) {
+        List<byte[]> all = new ArrayList<>();
+        h.forEachLive(c.server().nowMs(), (field, value) -> {
+            all.add(field);
+            all.add(value);
+        });
+        return all;
+    }
+
+    private static HashValue liveCopy(Client c, HashValue h) {
+        HashValue copy = new HashValue();
+        h.forEachLive(c.server().nowMs(), (field, value) -> copy.put(field, value, 0, 0));
+        return copy;
+    }
+
     private static void replyPairsHeader(Client c, long pairs, boolean withValues) {
         c.reply().arrayHeader((int) (withValues && c.protocol() == 2 ? pairs * 2 : pairs));
     }
@@ -470,12 +513,13 @@ public final class HashCommands {
             return;
         }
         HashValue h = (HashValue) found;
+        long now = c.server().nowMs();
         List<byte[]> out = new ArrayList<>();
         long[] visited = new long[1];
         long cursor = options.cursor();
         long stepsLeft = options.maxSteps();
         do {
-            cursor = h.scan(cursor, (field, value) -> {
+            cursor = h.scan(cursor, now, (field, value) -> {
                 visited[0]++;
                 if (options.matches(field)) {
                     out.add(field);

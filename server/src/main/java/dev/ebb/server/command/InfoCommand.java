@@ -334,8 +334,10 @@ public final class InfoCommand {
     private static void stats(StringBuilder out, Server s) {
         ServerStats st = s.stats();
         long expired = 0;
+        long expiredSubkeys = 0;
         for (int i = 0; i < s.databases(); i++) {
             expired += s.db(i).expiredKeys();
+            expiredSubkeys += s.db(i).volatileHashes().expiredSubkeys();
         }
         out.append("# Stats\r\n");
         field(out, "total_connections_received", st.totalConnectionsReceived());
@@ -353,6 +355,7 @@ public final class InfoCommand {
         field(out, "sync_full", 0);
         field(out, "sync_partial_ok", 0);
         field(out, "sync_partial_err", 0);
+        field(out, "expired_subkeys", expiredSubkeys);
         field(out, "expired_keys", expired);
         field(out, "expired_stale_perc", String.format(Locale.ROOT, "%.2f", s.expireCycle().expiredStalePerc()));
         field(out, "expired_time_cap_reached_count", s.expireCycle().expiredTimeCapReachedCount());

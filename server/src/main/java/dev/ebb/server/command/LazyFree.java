@@ -7,6 +7,7 @@ import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.EvictionListener;
 import dev.ebb.storage.ExpiryListener;
+import dev.ebb.storage.FieldExpiryListener;
 import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.ListValue;
 import dev.ebb.storage.types.SetValue;
@@ -96,6 +97,16 @@ public final class LazyFree {
                     deleted(server, value);
                 }
                 expired(db, key);
+            }
+        };
+    }
+
+    /** The databases' hash field expiry listener: "hexpired", and "del" when the hash went with its last field. */
+    public static FieldExpiryListener fieldExpiryListener(Server server) {
+        return (db, key, fields, keyDeleted) -> {
+            Notifications.notify(server, NotifyKeyspaceEvents.HASH, "hexpired", key, db.id());
+            if (keyDeleted) {
+                Notifications.notify(server, NotifyKeyspaceEvents.GENERIC, "del", key, db.id());
             }
         };
     }

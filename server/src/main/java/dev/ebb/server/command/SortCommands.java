@@ -530,7 +530,8 @@ public final class SortCommands {
         c.server().stats().lookup(v != null);
         Notifications.keyMissIf(v == null, c, key);
         if (arrow >= 0) {
-            return v instanceof HashValue hash ? hash.get(Arrays.copyOfRange(pattern, arrow + 2, pattern.length)) : null;
+            return v instanceof HashValue hash
+                    ? hash.get(Arrays.copyOfRange(pattern, arrow + 2, pattern.length), c.server().nowMs()) : null;
         }
         return Values.stringBytes(v);
     }

@@ -66,7 +66,7 @@ final class Types {
             new Kind(SortedSet.class, ZSET, value -> ((SortedSet) value).encoding(),
                     value -> ((SortedSet) value).copy()),
             new Kind(HashValue.class, HASH,
-                    value -> ((HashValue) value).isCompact() ? "listpack" : "hashtable",
+                    value -> ((HashValue) value).encodingName(),
                     value -> ((HashValue) value).copy()),
             new Kind(SetValue.class, SET, value -> ((SetValue) value).encodingName(),
                     value -> ((SetValue) value).copy()),

@@ -72,7 +72,8 @@ class InfoCommandTest {
             "used_cpu_user_main_thread", "cluster_enabled");
     /** Ebb's own fields, beside Redis's. */
     private static final Set<String> EBB_FIELDS = Set.of("ebb_version", "java_version", "jvm_heap_used",
-            "jvm_heap_committed", "jvm_heap_max", "jvm_memory_returns", "client_output_buffer_limit_disconnections");
+            "jvm_heap_committed", "jvm_heap_max", "jvm_memory_returns", "client_output_buffer_limit_disconnections",
+            "expired_subkeys");
 
     private static Jedis connect() {
         return new Jedis(ebb.host(), ebb.port());

@@ -50,6 +50,14 @@ import dev.ebb.storage.NanoClock;
  * Every slice still runs at least one group of loops, or no progress could be made. Whether a
  * key is expired is decided with {@code nowMs}, the loop's unix time, passed in by the caller.
  *
+ * <h2>Hash fields (Redis 7.4)</h2>
+ * A database's hashes with volatile fields are indexed by their earliest field expiry
+ * ({@link dev.ebb.storage.VolatileHashes}). Each sampling loop also draws {@code keysPerLoop}
+ * entries of that index and removes the due fields of each drawn hash in a bounded step; a drawn
+ * hash counts as one examined entry, "expired" if it had due fields. So fields and keys share one
+ * budget, one slicing and one stale estimate, and a database with only volatile fields is visited
+ * as one with only volatile keys.
+ *
  * <h2>Statistics (INFO names)</h2>
  * {@code expired_stale_perc}: running average of the expired share of examined keys, each cycle
  * weighing 5%. {@code expired_time_cap_reached_count}: cycles stopped by their time budget.
@@ -282,12 +290,18 @@ public final class ActiveExpireCycle {
                 dbsLeft--;
                 currentDb = db;
             }
-            if (db.expiresSize() == 0) {
+            int volatileHashes = db.volatileHashes().size();
+            if (db.expiresSize() == 0 && volatileHashes == 0) {
                 currentDb = null;
                 continue;
             }
             sample.reset();
-            db.expiryStrategy().sampleLoop(db, keysPerLoop, nowMs, sample);
+            if (db.expiresSize() > 0) {
+                db.expiryStrategy().sampleLoop(db, keysPerLoop, nowMs, sample);
+            }
+            if (volatileHashes > 0) {
+                db.volatileHashes().sampleLoop(db, keysPerLoop, nowMs, sample);
+            }
             cycleLoops++;
             cycleSampled += sample.sampled;
             cycleExpired += sample.expired;

@@ -1,96 +1,312 @@
 package dev.ebb.storage.types;
 
 import dev.ebb.storage.Dict;
+import dev.ebb.storage.LongDict;
 import dev.ebb.storage.MemoryEstimated;
 import dev.ebb.storage.Values;
 
 /**
- * A Redis hash: binary-safe fields to binary-safe values, in one of Redis's two encodings.
+ * A Redis hash: binary-safe fields to binary-safe values, in one of Redis's encodings, with an
+ * optional time to live per field (Redis 7.4's hash field expiry).
  *
- * <p><b>listpack</b> (compact): fields and values alternate, in insertion order, as entries of
- * one exactly sized {@code byte[]} ({@link PackedEntries}: a length byte or two and the bytes);
- * look-ups walk it and writes copy it, O(total bytes), which for the at most
- * {@code hash-max-listpack-entries} (128) short pairs is a few cache lines. Reads copy the field
- * or value out.
- * <b>hashtable</b>: a {@link Dict} from field to value, O(1) expected per operation.
+ * <p><b>Compact</b> ({@code listpack}, or {@code listpackex} once a field has had a TTL, as Redis
+ * reports it): pairs in insertion order in one exactly sized {@code byte[]} ({@link HashPack}: a
+ * volatile field carries its expiry inline, 8 bytes, a persistent one nothing); look-ups walk it
+ * and writes copy it, O(total bytes), which for the at most {@code hash-max-listpack-entries} (128)
+ * short pairs is a few cache lines. Reads copy the field or value out.
+ * <b>hashtable</b>: a {@link Dict} from field to value, O(1) expected per operation; volatile
+ * fields also have an entry in a {@link LongDict} (field to expiry, sharing the field array) and
+ * in a {@link FieldExpiryHeap}, so the earliest expiry is known exactly and due fields leave in
+ * bounded steps, earliest first.
  *
  * <p>A hash starts compact and converts, once and for good as in Redis, when it would hold more
  * than {@code maxEntries} pairs or a field or value longer than {@code maxValueBytes}; the
  * thresholds are passed on each write so CONFIG SET takes effect for later writes.
  *
+ * <p><b>Field expiry.</b> A field is expired when {@code nowMs > expiry}, as keys are. Nothing
+ * here reads a clock or deletes a field on its own: {@link #expireFields} removes due fields
+ * (called by the database's lazy and active field expiry), the {@code nowMs} read methods skip
+ * fields that are due but not yet removed, and the plain ones ({@link #get(byte[])},
+ * {@link #forEach}) see every stored field. {@link #put} removes a field's TTL (HSET), as in Redis;
+ * {@link #putKeepTtl} keeps it (HINCRBY).
+ *
  * <p><b>Memory.</b> {@link #memoryBytes()} is O(1): the object and the packed array, or the
- * object, the dict's slot arrays and the field and value arrays kept as a running sum.
+ * object, the dict's slot arrays, the field and value arrays kept as a running sum, and the TTL
+ * dict and heap.
  *
  * <p>Not thread-safe: owned by the command loop thread like the rest of the keyspace.
  */
 public final class HashValue implements MemoryEstimated {
-    private static final long OBJECT_BYTES = 32;
+    /** {@link #fieldExpiry} of a field that does not exist. */
+    public static final long NO_FIELD = -2;
+    /** {@link #fieldExpiry} of a field without a time to live. */
+    public static final long NO_TTL = HashPack.NO_TTL;
+    /** {@link #earliestExpiry} of a hash without volatile fields. */
+    public static final long NO_EXPIRY = Long.MAX_VALUE;
+
+    private static final long OBJECT_BYTES = 48;
+    private static final long MISSING = Long.MIN_VALUE;
+    /** Heap entries left behind by changed TTLs beyond the live ones before the heap is compacted. */
+    private static final int STALE_SLACK = 16;
     /** Past this many packed bytes the hash converts whatever the thresholds say (Redis: listpack safety limit). */
     private static final int MAX_PACKED_BYTES = 1 << 30;
 
     private byte[] packed = PackedEntries.EMPTY;
     private int packedPairs;
+    private int packedVolatile;
+    /** Once a field had a TTL the compact hash reports {@code listpackex}, as Redis's stays listpackEx. */
+    private boolean everVolatile;
+    private long packedMin = NO_EXPIRY;
+    private boolean packedMinStale;
+
     private Dict<byte[]> table;
     /** Field and value arrays of the hashtable encoding; 0 while packed. */
     private long payloadBytes;
+    private LongDict ttls;
+    private FieldExpiryHeap heap;
+    private int staleHeapEntries;
 
-    /** Whether the hash is in the compact ({@code listpack}) encoding. */
+    /** Whether the hash is in a compact encoding ({@code listpack} or {@code listpackex}). */
     public boolean isCompact() {
         return table == null;
     }
 
-    /** Number of fields. O(1). */
+    /** Redis's name of the encoding: {@code listpack}, {@code listpackex} or {@code hashtable}. */
+    public String encodingName() {
+        return table != null ? "hashtable" : everVolatile ? "listpackex" : "listpack";
+    }
+
+    /** Number of stored fields, expired-but-not-removed ones included. O(1). */
     public int size() {
         return table == null ? packedPairs : table.size();
     }
 
-    /** The value of {@code field}, or null (compact: a copy). O(n) compact, O(1) expected large. */
+    /** Number of fields with a time to live, due ones included. O(1). */
+    public int volatileCount() {
+        return table == null ? packedVolatile : ttls == null ? 0 : ttls.size();
+    }
+
+    /** Number of fields not expired at {@code nowMs}: O(1) unless some are due, then O(n). */
+    public int liveSize(long nowMs) {
+        if (earliestExpiry() >= nowMs) {
+            return size();
+        }
+        int[] live = new int[1];
+        forEachLive(nowMs, (f, v) -> live[0]++);
+        return live[0];
+    }
+
+    /** The value of {@code field}, expired or not, or null (compact: a copy). O(n) compact, O(1) expected large. */
     public byte[] get(byte[] field) {
         if (table != null) {
             return table.get(field);
         }
         int at = indexOf(field);
-        return at < 0 ? null : PackedEntries.copyOut(packed, PackedEntries.next(packed, at));
+        return at < 0 ? null : HashPack.copyValue(packed, at);
+    }
+
+    /** As {@link #get(byte[])}, null for a field expired at {@code nowMs}. */
+    public byte[] get(byte[] field, long nowMs) {
+        if (table != null) {
+            byte[] value = table.get(field);
+            return value == null || isDue(ttlOf(field), nowMs) ? null : value;
+        }
+        int at = indexOf(field);
+        return at < 0 || isDue(HashPack.expiry(packed, at), nowMs) ? null : HashPack.copyValue(packed, at);
+    }
+
+    /** The field's absolute expiry in unix ms, {@link #NO_TTL} or {@link #NO_FIELD}. Expired fields still count. */
+    public long fieldExpiry(byte[] field) {
+        if (table != null) {
+            if (!table.containsKey(field)) {
+                return NO_FIELD;
+            }
+            long when = ttlOf(field);
+            return when == MISSING ? NO_TTL : when;
+        }
+        int at = indexOf(field);
+        return at < 0 ? NO_FIELD : HashPack.expiry(packed, at);
+    }
+
+    private long ttlOf(byte[] field) {
+        return ttls == null || ttls.isEmpty() ? MISSING : ttls.get(field, MISSING);
+    }
+
+    private static boolean isDue(long when, long nowMs) {
+        return when >= 0 && nowMs > when;
     }
 
     /**
-     * Sets {@code field} to {@code value}, converting to the hashtable encoding first if the hash
-     * would cross a threshold. In the hashtable the arrays are stored as given: callers must not
-     * modify them later.
+     * Sets {@code field} to {@code value} and removes its time to live (HSET), converting to the
+     * hashtable encoding first if the hash would cross a threshold. In the hashtable the arrays are
+     * stored as given: callers must not modify them later.
      *
      * @return true if the field is new
      */
     public boolean put(byte[] field, byte[] value, long maxEntries, long maxValueBytes) {
+        return store(field, value, NO_TTL, false, maxEntries, maxValueBytes);
+    }
+
+    /** As {@link #put} but an existing field keeps its time to live (HINCRBY, HINCRBYFLOAT). */
+    public boolean putKeepTtl(byte[] field, byte[] value, long maxEntries, long maxValueBytes) {
+        return store(field, value, NO_TTL, true, maxEntries, maxValueBytes);
+    }
+
+    /**
+     * As {@link #put} with the field's expiry set to {@code expiry} (unix ms, at least 0), or
+     * removed when it is {@link #NO_TTL} (HSETEX).
+     */
+    public boolean putWithExpiry(byte[] field, byte[] value, long expiry, long maxEntries, long maxValueBytes) {
+        if (expiry < NO_TTL) {
+            throw new IllegalArgumentException("expiry must be NO_TTL or a unix time: expiry=" + expiry);
+        }
+        return store(field, value, expiry, false, maxEntries, maxValueBytes);
+    }
+
+    private boolean store(byte[] field, byte[] value, long expiry, boolean keepTtl, long maxEntries,
+            long maxValueBytes) {
         if (table == null && (field.length > maxValueBytes || value.length > maxValueBytes
-                || (long) packed.length + PackedEntries.entrySize(field) + PackedEntries.entrySize(value)
-                        > MAX_PACKED_BYTES)) {
+                || (long) packed.length + HashPack.pairSize(field, value, Long.MAX_VALUE) > MAX_PACKED_BYTES)) {
             convertToTable();
         }
         if (table != null) {
             byte[] old = table.put(field, value);
             if (old == null) {
                 payloadBytes += Values.byteArrayBytes(field.length) + Values.byteArrayBytes(value.length);
+                if (expiry != NO_TTL) {
+                    setTableTtl(field, expiry);
+                }
                 return true;
             }
             payloadBytes += Values.byteArrayBytes(value.length) - Values.byteArrayBytes(old.length);
+            if (!keepTtl) {
+                if (expiry == NO_TTL) {
+                    removeTableTtl(field);
+                } else {
+                    setTableTtl(table.keyAt(table.find(field)), expiry);
+                }
+            }
             return false;
         }
         int at = indexOf(field);
         if (at >= 0) {
-            int valueAt = PackedEntries.next(packed, at);
-            packed = PackedEntries.splice(packed, valueAt, PackedEntries.next(packed, valueAt), value);
+            long oldExpiry = HashPack.expiry(packed, at);
+            long newExpiry = keepTtl ? oldExpiry : expiry;
+            packed = HashPack.splice(packed, at, HashPack.next(packed, at), field, value, newExpiry);
+            packedTtlChanged(oldExpiry, newExpiry);
             return false;
         }
         if (packedPairs + 1 > maxEntries) {
             convertToTable();
-            return put(field, value, maxEntries, maxValueBytes);
+            return store(field, value, expiry, keepTtl, maxEntries, maxValueBytes);
         }
-        packed = PackedEntries.splice(packed, packed.length, packed.length, field, value);
+        packed = HashPack.splice(packed, packed.length, packed.length, field, value, expiry);
         packedPairs++;
+        packedTtlChanged(NO_TTL, expiry);
         return true;
     }
 
-    /** Removes {@code field}; returns true if it was there. Compact: O(n), keeps insertion order. */
+    private void packedTtlChanged(long oldExpiry, long newExpiry) {
+        if (oldExpiry == newExpiry) {
+            return;
+        }
+        if (oldExpiry != NO_TTL) {
+            packedVolatile--;
+            packedMinStale = true;
+        }
+        if (newExpiry != NO_TTL) {
+            packedVolatile++;
+            everVolatile = true;
+            if (!packedMinStale) {
+                packedMin = Math.min(packedMin, newExpiry);
+            }
+        }
+    }
+
+    private void setTableTtl(byte[] storedField, long when) {
+        if (ttls == null) {
+            ttls = new LongDict(Seeds.next());
+            heap = new FieldExpiryHeap();
+        }
+        long old = ttls.get(storedField, MISSING);
+        if (old == when) {
+            return;
+        }
+        if (old != MISSING) {
+            staleHeapEntries++;
+        }
+        ttls.put(storedField, when);
+        heap.push(when, storedField);
+        compactHeapIfStale();
+    }
+
+    private boolean removeTableTtl(byte[] field) {
+        if (ttls == null || !ttls.remove(field)) {
+            return false;
+        }
+        if (ttls.isEmpty()) {
+            ttls = null;
+            heap = null;
+            staleHeapEntries = 0;
+        } else {
+            staleHeapEntries++;
+            compactHeapIfStale();
+        }
+        return true;
+    }
+
+    private void compactHeapIfStale() {
+        if (staleHeapEntries > ttls.size() + STALE_SLACK) {
+            LongDict t = ttls;
+            heap.rebuild((when, field) -> t.get(field, MISSING) == when);
+            staleHeapEntries = 0;
+        }
+    }
+
+    /**
+     * Sets the expiry of an existing field (HEXPIRE and family).
+     *
+     * @param when absolute unix ms, at least 0
+     * @return false if the field does not exist
+     */
+    public boolean setFieldExpiry(byte[] field, long when) {
+        if (when < 0) {
+            throw new IllegalArgumentException("field expiry must not be negative: when=" + when);
+        }
+        if (table != null) {
+            int h = table.find(field);
+            if (h < 0) {
+                return false;
+            }
+            setTableTtl(table.keyAt(h), when);
+            return true;
+        }
+        int at = indexOf(field);
+        if (at < 0) {
+            return false;
+        }
+        long old = HashPack.expiry(packed, at);
+        packed = HashPack.splice(packed, at, HashPack.next(packed, at), field, HashPack.copyValue(packed, at), when);
+        packedTtlChanged(old, when);
+        return true;
+    }
+
+    /** Removes a field's time to live (HPERSIST); returns true if it had one. */
+    public boolean persistField(byte[] field) {
+        if (table != null) {
+            return removeTableTtl(field);
+        }
+        int at = indexOf(field);
+        if (at < 0 || !HashPack.isVolatile(packed, at)) {
+            return false;
+        }
+        long old = HashPack.expiry(packed, at);
+        packed = HashPack.splice(packed, at, HashPack.next(packed, at), field, HashPack.copyValue(packed, at), NO_TTL);
+        packedTtlChanged(old, NO_TTL);
+        return true;
+    }
+
+    /** Removes {@code field} and its TTL; returns true if it was there. Compact: O(n), keeps insertion order. */
     public boolean remove(byte[] field) {
         if (table != null) {
             int h = table.find(field);
@@ -100,20 +316,128 @@ public final class HashValue implements MemoryEstimated {
             byte[] removedField = table.keyAt(h);
             byte[] removedValue = table.remove(field);
             payloadBytes -= Values.byteArrayBytes(removedField.length) + Values.byteArrayBytes(removedValue.length);
+            removeTableTtl(field);
             return true;
         }
         int at = indexOf(field);
         if (at < 0) {
             return false;
         }
-        packed = PackedEntries.splice(packed, at, PackedEntries.next(packed, PackedEntries.next(packed, at)));
+        long old = HashPack.expiry(packed, at);
+        packed = HashPack.splice(packed, at, HashPack.next(packed, at), null, null, NO_TTL);
         packedPairs--;
+        packedTtlChanged(old, NO_TTL);
         return true;
     }
 
     /**
-     * Visits every field and value once (compact: insertion order, as copies). O(n); the visitor
-     * must not modify the hash.
+     * The earliest expiry among the volatile fields, or {@link #NO_EXPIRY}. Compact: O(1) after
+     * a walk when a TTL was removed since the last call; large: O(1) amortized (stale heap entries
+     * met at the top are dropped).
+     */
+    public long earliestExpiry() {
+        if (table == null) {
+            if (packedVolatile == 0) {
+                return NO_EXPIRY;
+            }
+            if (packedMinStale) {
+                long min = NO_EXPIRY;
+                byte[] p = packed;
+                for (int at = 0; at < p.length; at = HashPack.next(p, at)) {
+                    long when = HashPack.expiry(p, at);
+                    if (when != NO_TTL && when < min) {
+                        min = when;
+                    }
+                }
+                packedMin = min;
+                packedMinStale = false;
+            }
+            return packedMin;
+        }
+        if (ttls == null) {
+            return NO_EXPIRY;
+        }
+        dropStaleTop();
+        return heap.size() == 0 ? NO_EXPIRY : heap.topWhen();
+    }
+
+    private void dropStaleTop() {
+        while (heap.size() > 0 && ttls.get(heap.topField(), MISSING) != heap.topWhen()) {
+            heap.pop();
+            staleHeapEntries = Math.max(0, staleHeapEntries - 1);
+        }
+    }
+
+    /**
+     * Removes up to {@code limit} fields expired at {@code nowMs} (compact: one pass, O(bytes);
+     * large: earliest first, O(log n) each). The hash may end up empty; the caller deletes it.
+     *
+     * @return the number of fields removed
+     */
+    public int expireFields(long nowMs, int limit) {
+        if (earliestExpiry() >= nowMs || limit <= 0) {
+            return 0;
+        }
+        return table == null ? expirePacked(nowMs, limit) : expireTable(nowMs, limit);
+    }
+
+    private int expirePacked(long nowMs, int limit) {
+        byte[] p = packed;
+        int removedBytes = 0;
+        int removed = 0;
+        for (int at = 0; at < p.length && removed < limit; ) {
+            int next = HashPack.next(p, at);
+            if (isDue(HashPack.expiry(p, at), nowMs)) {
+                removedBytes += next - at;
+                removed++;
+            }
+            at = next;
+        }
+        byte[] out = new byte[p.length - removedBytes];
+        int w = 0;
+        int dropped = 0;
+        for (int at = 0; at < p.length; ) {
+            int next = HashPack.next(p, at);
+            if (dropped < removed && isDue(HashPack.expiry(p, at), nowMs)) {
+                dropped++;
+            } else {
+                System.arraycopy(p, at, out, w, next - at);
+                w += next - at;
+            }
+            at = next;
+        }
+        packed = out;
+        packedPairs -= removed;
+        packedVolatile -= removed;
+        packedMinStale = true;
+        return removed;
+    }
+
+    private int expireTable(long nowMs, int limit) {
+        int removed = 0;
+        while (removed < limit && ttls != null) {
+            dropStaleTop();
+            if (heap.size() == 0 || heap.topWhen() >= nowMs) {
+                break;
+            }
+            byte[] field = heap.topField();
+            heap.pop();
+            ttls.remove(field);
+            byte[] value = table.remove(field);
+            payloadBytes -= Values.byteArrayBytes(field.length) + Values.byteArrayBytes(value.length);
+            removed++;
+            if (ttls.isEmpty()) {
+                ttls = null;
+                heap = null;
+                staleHeapEntries = 0;
+            }
+        }
+        return removed;
+    }
+
+    /**
+     * Visits every field and value once, expired or not (compact: insertion order, as copies).
+     * O(n); the visitor must not modify the hash.
      */
     public void forEach(Dict.Visitor<byte[]> visitor) {
         if (table != null) {
@@ -121,29 +445,71 @@ public final class HashValue implements MemoryEstimated {
             return;
         }
         byte[] p = packed;
-        for (int at = 0; at < p.length; ) {
-            int valueAt = PackedEntries.next(p, at);
-            visitor.visit(PackedEntries.copyOut(p, at), PackedEntries.copyOut(p, valueAt));
-            at = PackedEntries.next(p, valueAt);
+        for (int at = 0; at < p.length; at = HashPack.next(p, at)) {
+            visitor.visit(HashPack.copyField(p, at), HashPack.copyValue(p, at));
         }
     }
 
-    /**
-     * One HSCAN step. Compact: every pair at once and cursor 0, as Redis does for listpacks. Large:
-     * the dict's stateless scan with SCAN's guarantee (see {@link Dict#scan}).
-     */
-    public long scan(long cursor, Dict.Visitor<byte[]> visitor) {
-        if (table != null) {
-            return table.scan(cursor, visitor);
+    /** As {@link #forEach}, skipping fields expired at {@code nowMs}. */
+    public void forEachLive(long nowMs, Dict.Visitor<byte[]> visitor) {
+        if (earliestExpiry() >= nowMs) {
+            forEach(visitor);
+            return;
         }
-        forEach(visitor);
+        forEachWithExpiry((field, value, expiry) -> {
+            if (!isDue(expiry, nowMs)) {
+                visitor.visit(field, value);
+            }
+        });
+    }
+
+    /**
+     * Visits every field with its value and expiry ({@link #NO_TTL} for a persistent field), due
+     * ones included: what a snapshot (RDB) writes. O(n); the visitor must not modify the hash.
+     */
+    public void forEachWithExpiry(FieldVisitor visitor) {
+        if (table != null) {
+            table.forEach((field, value) -> {
+                long when = ttlOf(field);
+                visitor.visit(field, value, when == MISSING ? NO_TTL : when);
+            });
+            return;
+        }
+        byte[] p = packed;
+        for (int at = 0; at < p.length; at = HashPack.next(p, at)) {
+            visitor.visit(HashPack.copyField(p, at), HashPack.copyValue(p, at), HashPack.expiry(p, at));
+        }
+    }
+
+    /** As {@link #scan(long, long, Dict.Visitor)} over every stored field, due ones included. */
+    public long scan(long cursor, Dict.Visitor<byte[]> visitor) {
+        return scan(cursor, Long.MIN_VALUE, visitor);
+    }
+
+    /**
+     * One HSCAN step, skipping fields expired at {@code nowMs}. Compact: every pair at once and
+     * cursor 0, as Redis does for listpacks. Large: the dict's stateless scan with SCAN's guarantee
+     * (see {@link Dict#scan}).
+     */
+    public long scan(long cursor, long nowMs, Dict.Visitor<byte[]> visitor) {
+        if (table != null) {
+            if (earliestExpiry() >= nowMs) {
+                return table.scan(cursor, visitor);
+            }
+            return table.scan(cursor, (field, value) -> {
+                if (!isDue(ttlOf(field), nowMs)) {
+                    visitor.visit(field, value);
+                }
+            });
+        }
+        forEachLive(nowMs, visitor);
         return 0;
     }
 
     /**
      * A random pair's position for {@link #fieldAt}/{@link #valueAt}. Compact: uniform over
      * {@code random}. Large: the dict's uniformly random key ({@link Dict#fairRandomHandle}). O(1)
-     * expected.
+     * expected. Due fields not yet removed may be drawn: check with {@link #isExpiredAt}.
      *
      * @param random a random long from the caller's source
      * @return an opaque position, valid until the next write, or -1 if empty
@@ -157,15 +523,21 @@ public final class HashValue implements MemoryEstimated {
 
     /** The field at a position from {@link #randomPosition} (compact: a copy, found in O(n)). */
     public byte[] fieldAt(int position) {
-        return table != null ? table.keyAt(position) : PackedEntries.copyOut(packed, pairOffset(position));
+        return table != null ? table.keyAt(position) : HashPack.copyField(packed, pairOffset(position));
     }
 
     /** The value at a position from {@link #randomPosition} (compact: a copy, found in O(n)). */
     public byte[] valueAt(int position) {
-        if (table != null) {
-            return table.valueAt(position);
+        return table != null ? table.valueAt(position) : HashPack.copyValue(packed, pairOffset(position));
+    }
+
+    /** Whether the field at a position from {@link #randomPosition} is expired at {@code nowMs}. */
+    public boolean isExpiredAt(int position, long nowMs) {
+        if (earliestExpiry() >= nowMs) {
+            return false;
         }
-        return PackedEntries.copyOut(packed, PackedEntries.next(packed, pairOffset(position)));
+        return isDue(table != null ? ttlOf(table.keyAt(position)) : HashPack.expiry(packed, pairOffset(position)),
+                nowMs);
     }
 
     @Override
@@ -173,31 +545,40 @@ public final class HashValue implements MemoryEstimated {
         if (table == null) {
             return OBJECT_BYTES + Values.byteArrayBytes(packed.length);
         }
-        return OBJECT_BYTES + table.memoryBytes() + payloadBytes;
+        long bytes = OBJECT_BYTES + table.memoryBytes() + payloadBytes;
+        if (ttls != null) {
+            bytes += ttls.memoryBytes() + heap.memoryBytes();
+        }
+        return bytes;
     }
 
     /** A deep copy (COPY): hashtable arrays are immutable once stored, so they are shared; the containers are not. */
     public HashValue copy() {
         HashValue copy = new HashValue();
+        copy.everVolatile = everVolatile;
         if (table == null) {
             copy.packed = packed.clone();
             copy.packedPairs = packedPairs;
+            copy.packedVolatile = packedVolatile;
+            copy.packedMinStale = true;
         } else {
             copy.table = new Dict<>(Seeds.next());
             table.forEach(copy.table::put);
             copy.payloadBytes = payloadBytes;
+            if (ttls != null) {
+                ttls.forEach((field, when) -> copy.setTableTtl(copy.table.keyAt(copy.table.find(field)), when));
+            }
         }
         return copy;
     }
 
-    /** Offset of the field entry equal to {@code field}, or -1. */
+    /** Offset of the pair whose field equals {@code field}, or -1. */
     private int indexOf(byte[] field) {
         byte[] p = packed;
-        for (int at = 0; at < p.length; ) {
-            if (PackedEntries.equalsAt(p, at, field)) {
+        for (int at = 0; at < p.length; at = HashPack.next(p, at)) {
+            if (HashPack.fieldEquals(p, at, field)) {
                 return at;
             }
-            at = PackedEntries.next(p, PackedEntries.next(p, at));
         }
         return -1;
     }
@@ -205,7 +586,7 @@ public final class HashValue implements MemoryEstimated {
     private int pairOffset(int pair) {
         int at = 0;
         for (int i = 0; i < pair; i++) {
-            at = PackedEntries.next(packed, PackedEntries.next(packed, at));
+            at = HashPack.next(packed, at);
         }
         return at;
     }
@@ -225,17 +606,26 @@ public final class HashValue implements MemoryEstimated {
         Dict<byte[]> t = new Dict<>(Seeds.next());
         long bytes = 0;
         byte[] p = packed;
-        for (int at = 0; at < p.length; ) {
-            int valueAt = PackedEntries.next(p, at);
-            byte[] field = PackedEntries.copyOut(p, at);
-            byte[] value = PackedEntries.copyOut(p, valueAt);
+        table = t;
+        for (int at = 0; at < p.length; at = HashPack.next(p, at)) {
+            byte[] field = HashPack.copyField(p, at);
+            byte[] value = HashPack.copyValue(p, at);
             t.put(field, value);
             bytes += Values.byteArrayBytes(field.length) + Values.byteArrayBytes(value.length);
-            at = PackedEntries.next(p, valueAt);
+            long when = HashPack.expiry(p, at);
+            if (when != NO_TTL) {
+                setTableTtl(field, when);
+            }
         }
-        table = t;
         payloadBytes = bytes;
         packed = null;
         packedPairs = 0;
+        packedVolatile = 0;
+    }
+
+    /** Receives a field, its value and its expiry ({@link #NO_TTL} if none). */
+    @FunctionalInterface
+    public interface FieldVisitor {
+        void visit(byte[] field, byte[] value, long expiry);
     }
 }

@@ -72,6 +72,7 @@ final class Cron {
         enforceOutputBufferLimits(nowMs);
         server.memoryGuard().cron();
         server.blockingKeys().expireTimeouts(nowMs);
+        server.persistence().cron(nowMs);
         rehashLeftNanos = REHASH_BUDGET_NANOS;
         if (!rehashPending) {
             continueRehash();

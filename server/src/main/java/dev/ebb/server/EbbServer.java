@@ -52,6 +52,7 @@ public final class EbbServer implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final int port;
     private volatile boolean closing;
+    private volatile int exitCode;
 
     private EbbServer(ServerConfig config, LongSupplier clock) throws InterruptedException {
         this.config = config;
@@ -70,6 +71,11 @@ public final class EbbServer implements AutoCloseable {
         }
         Server server = new Server(config, table, clock, System.nanoTime(), this::closeAsync);
         this.loop = new CommandLoop(server, executor);
+        // As Redis: the file loads while clients may already connect and get -LOADING.
+        loop.run(() -> server.persistence().loadAtStartup(() -> {
+            exitCode = 1;
+            closeAsync();
+        }));
         RespLimits limits = new RespLimits();
         limits.protoMaxBulkLen(config.protoMaxBulkLen());
         limits.clientQueryBufferLimit(config.clientQueryBufferLimit());
@@ -191,6 +197,14 @@ public final class EbbServer implements AutoCloseable {
         if (!closing) {
             loop.run(() -> ShutdownSequence.run(loop.server(), false, false, false));
         }
+    }
+
+    /**
+     * The process exit status once stopped: 0, or 1 if the RDB file could not be loaded at start-up
+     * (the server then stops on its own, as Redis exits, rather than serve without its data).
+     */
+    public int exitCode() {
+        return exitCode;
     }
 
     /** Blocks until the server has stopped (SHUTDOWN or {@link #close()}). */

@@ -71,11 +71,6 @@ public final class EbbServer implements AutoCloseable {
         }
         Server server = new Server(config, table, clock, System.nanoTime(), this::closeAsync);
         this.loop = new CommandLoop(server, executor);
-        // As Redis: the file loads while clients may already connect and get -LOADING.
-        loop.run(() -> server.persistence().loadAtStartup(() -> {
-            exitCode = 1;
-            closeAsync();
-        }));
         RespLimits limits = new RespLimits();
         limits.protoMaxBulkLen(config.protoMaxBulkLen());
         limits.clientQueryBufferLimit(config.clientQueryBufferLimit());
@@ -112,6 +107,11 @@ public final class EbbServer implements AutoCloseable {
         warnIfAppendonly(config);
         config.onChange("appendonly", () -> warnIfAppendonly(config));
         loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
+        // As Redis: the file loads once the listeners are up; clients meanwhile get -LOADING.
+        loop.run(() -> server.persistence().loadAtStartup(() -> {
+            exitCode = 1;
+            closeAsync();
+        }));
         loop.run(loop.cron()::start);
     }
 

@@ -171,6 +171,11 @@ public final class ServerConfig {
         return value(Directives.RDBCHECKSUM);
     }
 
+    /** {@code key-load-delay}: microseconds to pause per key loaded, for tests (see Redis's debugDelay). */
+    public int keyLoadDelay() {
+        return value(Directives.KEY_LOAD_DELAY).intValue();
+    }
+
     /** {@code rdb-del-sync-files}: delete RDB files made only for replication (Ebb makes none: no replication yet). */
     public boolean rdbDelSyncFiles() {
         return value(Directives.RDB_DEL_SYNC_FILES);

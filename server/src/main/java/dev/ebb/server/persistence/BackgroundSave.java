@@ -207,7 +207,7 @@ final class BackgroundSave implements Runnable {
             LOG.warn("Failed opening the temp RDB file {} (in server root dir {}) for saving: {}",
                     temp.getFileName(), target.getParent(), RdbFiles.reason(e));
             stopped = true;
-            loop.execute(() -> owner.backgroundSaveDone(this, e));
+            owner.onLoop(() -> owner.backgroundSaveDone(this, e));
             return;
         }
         try (RdbFiles.Target file = opened) {
@@ -231,6 +231,9 @@ final class BackgroundSave implements Runnable {
             }
             file.commit(target);
             LOG.info("DB saved on disk");
+        } catch (RdbFiles.MoveFailed e) {
+            failure = e;
+            LOG.warn(e.getMessage());
         } catch (IOException e) {
             failure = e;
             LOG.warn("Write error saving DB on disk: {}", e.getMessage());
@@ -245,6 +248,6 @@ final class BackgroundSave implements Runnable {
             stopped = true;
         }
         IOException result = failure;
-        loop.execute(() -> owner.backgroundSaveDone(this, result));
+        owner.onLoop(() -> owner.backgroundSaveDone(this, result));
     }
 }

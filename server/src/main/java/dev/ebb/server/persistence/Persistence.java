@@ -72,6 +72,18 @@ public final class Persistence {
         this.lastSaveSeconds = startMs / 1000;
     }
 
+    /**
+     * Runs {@code task} on the loop from a background thread; dropped if the server has stopped
+     * meanwhile (nothing is left to report to).
+     */
+    void onLoop(Runnable task) {
+        try {
+            loop.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            LOG.debug("Server stopped before a persistence result arrived");
+        }
+    }
+
     /** The loop's executor, for BGSAVE slices and the hand-back from background threads. */
     public void useLoop(ScheduledExecutorService executor) {
         this.loop = executor;
@@ -135,6 +147,9 @@ public final class Persistence {
         try (file) {
             writeAll(file, nowMs);
             file.commit(rdbPath());
+        } catch (RdbFiles.MoveFailed e) {
+            LOG.warn(e.getMessage());
+            return false;
         } catch (IOException | UncheckedIOException e) {
             LOG.warn("Write error saving DB on disk: {}", e.getMessage());
             return false;
@@ -303,13 +318,13 @@ public final class Persistence {
                 Database[] fresh = freshDatabases();
                 RdbLoad result = read(path, fresh, nowMs);
                 double seconds = (System.nanoTime() - startNanos) / 1e9;
-                loop.execute(() -> {
+                onLoop(() -> {
                     install(fresh, result);
                     loading = false;
                     LOG.info("DB loaded from disk: {} seconds", String.format("%.3f", seconds));
                 });
             } catch (IOException | RuntimeException e) {
-                loop.execute(() -> {
+                onLoop(() -> {
                     logLoadFailure(path, e);
                     onFatal.run();
                 });
@@ -353,7 +368,7 @@ public final class Persistence {
     }
 
     private RdbLoad read(Path path, Database[] fresh, long nowMs) throws IOException {
-        RdbLoad visitor = new RdbLoad(fresh, nowMs);
+        RdbLoad visitor = new RdbLoad(fresh, nowMs, server.config().keyLoadDelay());
         RdbReader reader = new RdbReader(limits(server.config()), server.config().rdbChecksum());
         try (InputStream in = new RdbLoad.CountingInput(new BufferedInputStream(Files.newInputStream(path), 1 << 16),
                 loadedBytes)) {

@@ -65,9 +65,15 @@ final class RdbFiles {
             channel.force(true);
             channel.close();
             try {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+                try {
+                    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } catch (IOException e) {
+                throw new MoveFailed("Error moving temp DB file " + temp.getFileName() + " on the final destination "
+                        + target.getFileName() + " (in server root dir " + target.toAbsolutePath().getParent()
+                        + "): " + reason(e), e);
             }
             fsyncDirectory(target.toAbsolutePath().getParent());
         }
@@ -92,6 +98,15 @@ final class RdbFiles {
         }
     }
 
+    /** The rename over the RDB file failed; the message is Redis's log line for it. */
+    static final class MoveFailed extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        MoveFailed(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private static void fsyncDirectory(Path dir) {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
@@ -107,6 +122,10 @@ final class RdbFiles {
         }
         if (e instanceof java.nio.file.AccessDeniedException) {
             return "Permission denied";
+        }
+        if (e instanceof java.nio.file.DirectoryNotEmptyException || e instanceof java.nio.file.FileSystemException fs
+                && fs.getReason() != null && fs.getReason().contains("directory")) {
+            return "Is a directory";
         }
         String message = e.getMessage();
         return message == null ? e.getClass().getSimpleName() : message;

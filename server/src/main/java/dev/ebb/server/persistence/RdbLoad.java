@@ -24,12 +24,15 @@ final class RdbLoad implements RdbVisitor {
 
     private final Database[] target;
     private final long nowMs;
+    private final int keyLoadDelayMicros;
+    private final java.util.SplittableRandom random = new java.util.SplittableRandom();
     private long loaded;
     private long expired;
 
-    RdbLoad(Database[] target, long nowMs) {
+    RdbLoad(Database[] target, long nowMs, int keyLoadDelayMicros) {
         this.target = target;
         this.nowMs = nowMs;
+        this.keyLoadDelayMicros = keyLoadDelayMicros;
     }
 
     long loaded() {
@@ -66,6 +69,9 @@ final class RdbLoad implements RdbVisitor {
     public void entry(int db, byte[] key, Object value, long expireAtMs, long lruIdleSeconds, int lfuFreq)
             throws IOException {
         checkDb(db);
+        if (keyLoadDelayMicros != 0) {
+            delay();
+        }
         if (expireAtMs != -1 && expireAtMs < nowMs) {
             expired++;
             return;
@@ -81,6 +87,21 @@ final class RdbLoad implements RdbVisitor {
             d.setExpire(key, expireAtMs);
         }
         loaded++;
+    }
+
+    /** Redis's debugDelay: a pause of that many microseconds, or, negative, of 1 us once every -n calls. */
+    private void delay() throws IOException {
+        long micros = keyLoadDelayMicros > 0 ? keyLoadDelayMicros
+                : random.nextInt(-(long) keyLoadDelayMicros > Integer.MAX_VALUE ? Integer.MAX_VALUE
+                        : -keyLoadDelayMicros) == 0 ? 1 : 0;
+        if (micros > 0) {
+            try {
+                java.util.concurrent.TimeUnit.MICROSECONDS.sleep(micros);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("loading interrupted");
+            }
+        }
     }
 
     private void checkDb(int db) throws RdbException {

@@ -64,12 +64,12 @@ final class Directives {
             true, Mutability.MUTABLE);
     static final Directive<Boolean> RDBCOMPRESSION = add("rdbcompression", Bool.yesNo(), true, Mutability.MUTABLE);
     static final Directive<Boolean> RDBCHECKSUM = add("rdbchecksum", Bool.yesNo(), true, Mutability.IMMUTABLE);
+    static final Directive<String> DBFILENAME = add("dbfilename", Text.fileName(), "dump.rdb", Mutability.PROTECTED);
     static final Directive<Boolean> RDB_DEL_SYNC_FILES = add("rdb-del-sync-files", Bool.yesNo(), false,
             Mutability.MUTABLE);
     /** Redis's hidden test knob: microseconds to pause per key loaded (negative: 1 us once per that many keys). */
     static final Directive<Long> KEY_LOAD_DELAY = add("key-load-delay", Int.range(INT_MIN, INT_MAX), 0L,
             Mutability.MUTABLE);
-    static final Directive<String> DBFILENAME = add("dbfilename", Text.fileName(), "dump.rdb", Mutability.PROTECTED);
     static final Directive<String> DIR = add("dir", new Directory(),
             Path.of("").toAbsolutePath().normalize().toString(), Mutability.PROTECTED);
 

@@ -22,7 +22,8 @@ class DirectivesTest {
 
         assertEquals(List.of("bind", "protected-mode", "port", "tcp-backlog", "timeout", "tcp-keepalive",
                 "daemonize", "pidfile", "loglevel", "logfile", "databases",
-                "save", "dbfilename", "dir", "requirepass", "enable-debug-command", "maxclients",
+                "save", "stop-writes-on-bgsave-error", "rdbcompression", "rdbchecksum", "dbfilename",
+                "rdb-del-sync-files", "key-load-delay", "dir", "requirepass", "enable-debug-command", "maxclients",
                 "maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",
                 "lazyfree-lazy-eviction", "lazyfree-lazy-expire", "lazyfree-lazy-server-del",
                 "lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "io-threads", "appendonly",
@@ -118,7 +119,7 @@ class DirectivesTest {
         assertEquals(250, c.activeExpireSliceMicros());
         assertEquals(ClientOutputBufferLimits.DEFAULTS, c.clientOutputBufferLimits());
         assertEquals(0, c.notifyKeyspaceEvents());
-        assertEquals(List.of(), c.save());
+        assertEquals(List.of(new SavePoint(3600, 1), new SavePoint(300, 100), new SavePoint(60, 10000)), c.save());
         assertEquals(-2, c.listMaxListpackSize());
         assertEquals(512, c.hashMaxListpackEntries());
         assertEquals(5000, c.busyReplyThreshold());

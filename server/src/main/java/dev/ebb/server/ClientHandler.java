@@ -4,9 +4,11 @@ import dev.ebb.resp.RespDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,7 +99,12 @@ final class ClientHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof IOException) {
+        Throwable reported = cause instanceof DecoderException && cause.getCause() instanceof SSLException
+                ? cause.getCause() : cause;
+        if (reported instanceof SSLException) {
+            // A failed TLS handshake: a plain client on the TLS port, a missing or untrusted certificate.
+            LOG.debug("Error accepting a client connection: {} {}", ctx.channel(), reported.toString());
+        } else if (cause instanceof IOException) {
             // A peer that reset or went away: routine.
             LOG.debug("Connection error, closing: {}", ctx.channel(), cause);
         } else {

@@ -4,6 +4,8 @@ import dev.ebb.resp.RespDecoder;
 import dev.ebb.resp.RespLimits;
 import dev.ebb.server.command.CommandTable;
 import dev.ebb.server.command.Commands;
+import dev.ebb.server.config.ConfigApplyException;
+import dev.ebb.server.config.ConfigListener;
 import dev.ebb.server.config.ServerConfig;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -51,6 +53,8 @@ public final class EbbServer implements AutoCloseable {
     private final List<Channel> listeners = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final int port;
+    private final int tlsPort;
+    private final ServerTls tls;
     private volatile boolean closing;
     private volatile int exitCode;
 
@@ -78,6 +82,44 @@ public final class EbbServer implements AutoCloseable {
         config.onChange("client-query-buffer-limit",
                 () -> limits.clientQueryBufferLimit(config.clientQueryBufferLimit()));
 
+        ServerBootstrap plain = bootstrap(config, epoll, server, limits, null);
+        int plainPort = config.port();
+        int tlsPort = config.tlsPort();
+        if (tlsPort != 0) {
+            try {
+                this.tls = ServerTls.create(config);
+            } catch (ServerTls.TlsConfigException e) {
+                LOG.error("Failed to configure TLS: {}", e.getMessage());
+                closeNow();
+                throw new IllegalStateException("Failed to configure TLS. Check logs for more info.", e);
+            }
+            ServerTls tlsNow = tls;
+            ConfigListener reload = changed -> reloadTls(tlsNow, changed);
+            for (String name : ServerTls.directives()) {
+                config.onChange(name, reload);
+            }
+            this.tlsPort = bind(bootstrap(config, epoll, server, limits, tls), config.bind(), tlsPort);
+        } else {
+            this.tls = null;
+            this.tlsPort = 0;
+        }
+        // Redis: port 0 means no plain TCP listener. Ebb keeps "pick a free port" for embedding and tests,
+        // except beside a TLS port, where a plain port nobody asked for would be a hole.
+        this.port = plainPort == 0 && tlsPort != 0 ? 0 : bind(plain, config.bind(), plainPort);
+        warnIfAppendonly(config);
+        config.onChange("appendonly", () -> warnIfAppendonly(config));
+        loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
+        // As Redis: the file loads once the listeners are up; clients meanwhile get -LOADING.
+        loop.run(() -> server.persistence().loadAtStartup(() -> {
+            exitCode = 1;
+            closeAsync();
+        }));
+        loop.run(loop.cron()::start);
+    }
+
+    private ServerBootstrap bootstrap(ServerConfig config, boolean epoll, Server server, RespLimits limits,
+            ServerTls tlsOrNull) {
+        int ioThreads = config.ioThreads();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(ioGroup)
                 .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
@@ -90,6 +132,9 @@ public final class EbbServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ClientHandler handler = new ClientHandler(loop);
+                        if (tlsOrNull != null) {
+                            ch.pipeline().addLast("tls", tlsOrNull.newHandler(ch.alloc()));
+                        }
                         ch.pipeline()
                                 .addLast("input-counter", new ClientHandler.InputCounter(server.stats(), handler))
                                 .addLast("resp-decoder", new RespDecoder(limits, ioThreads > 1))
@@ -103,16 +148,17 @@ public final class EbbServer implements AutoCloseable {
                     .childOption(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPINTVL, Math.max(1, idle / 3))
                     .childOption(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPCNT, 3);
         }
-        this.port = bind(bootstrap, config.bind(), config.port());
-        warnIfAppendonly(config);
-        config.onChange("appendonly", () -> warnIfAppendonly(config));
-        loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
-        // As Redis: the file loads once the listeners are up; clients meanwhile get -LOADING.
-        loop.run(() -> server.persistence().loadAtStartup(() -> {
-            exitCode = 1;
-            closeAsync();
-        }));
-        loop.run(loop.cron()::start);
+        return bootstrap;
+    }
+
+    /** A CONFIG SET of a tls-* directive: Redis's refusal text when the new files do not load. */
+    private static void reloadTls(ServerTls tls, ServerConfig config) throws ConfigApplyException {
+        try {
+            tls.reload(config);
+        } catch (ServerTls.TlsConfigException e) {
+            LOG.warn("Failed to update TLS configuration: {}", e.getMessage());
+            throw new ConfigApplyException("Unable to update TLS configuration. Check server logs.");
+        }
     }
 
     /** {@code appendonly yes} is accepted for redis.conf compatibility, but Ebb has no AOF yet: say so. */
@@ -147,6 +193,7 @@ public final class EbbServer implements AutoCloseable {
      */
     private int bind(ServerBootstrap bootstrap, List<String> addresses, int wantedPort) throws InterruptedException {
         int actual = wantedPort;
+        int before = listeners.size();
         for (String spec : addresses) {
             boolean optional = spec.startsWith("-");
             String host = optional ? spec.substring(1) : spec;
@@ -163,16 +210,24 @@ public final class EbbServer implements AutoCloseable {
                 LOG.debug("Optional bind address {} unavailable: {}", host, e.toString());
             }
         }
-        if (listeners.isEmpty()) {
+        if (listeners.size() == before) {
             closeNow();
             throw new IllegalStateException("Could not bind any address of " + addresses);
         }
         return actual;
     }
 
-    /** The TCP port the server listens on (the chosen one when configured with port 0). */
+    /**
+     * The plain TCP port the server listens on (the chosen one when configured with port 0); 0 when it listens
+     * on its TLS port only.
+     */
     public int port() {
         return port;
+    }
+
+    /** The TLS port, or 0 without {@code tls-port}. */
+    public int tlsPort() {
+        return tlsPort;
     }
 
     public ServerConfig config() {

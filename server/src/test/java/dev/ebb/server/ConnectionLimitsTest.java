@@ -161,7 +161,7 @@ class ConnectionLimitsTest {
 
     private static Socket socket() throws IOException {
         Socket s = new Socket(ebb.host(), ebb.port());
-        s.setSoTimeout(5000);
+        s.setSoTimeout(60_000);
         return s;
     }
 

@@ -129,7 +129,7 @@ class UnauthenticatedInputTest {
 
     private static Socket socket() throws IOException {
         Socket s = new Socket(ebb.host(), ebb.port());
-        s.setSoTimeout(10_000);
+        s.setSoTimeout(60_000);
         return s;
     }
 

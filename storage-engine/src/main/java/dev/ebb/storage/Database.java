@@ -369,6 +369,34 @@ public final class Database {
         return h < 0 ? -1 : LfuCounter.decayed(dict.metaAt(h), nowMs, lfuDecayMinutes);
     }
 
+    /**
+     * Redis's objectSetLRUOrLFU, for RESTORE's IDLETIME/FREQ and the IDLE/FREQ an RDB file recorded:
+     * while tracking frequency, sets the LFU counter to {@code lfuFreq} if it is not negative; else
+     * sets the access time to {@code lruIdleSeconds} before now if that is not negative. Otherwise,
+     * or if the key is absent, nothing changes.
+     *
+     * @return whether the key's access information was set
+     */
+    public boolean setAccessInfo(byte[] key, long lruIdleSeconds, int lfuFreq, long nowMs) {
+        int h = dict.find(key);
+        if (h < 0) {
+            return false;
+        }
+        if (lfu) {
+            if (lfuFreq < 0) {
+                return false;
+            }
+            dict.setMetaAt(h, LfuCounter.withCounter(Math.min(lfuFreq, LfuCounter.MAX_COUNTER), nowMs));
+            return true;
+        }
+        if (lruIdleSeconds < 0) {
+            return false;
+        }
+        long stamp = (lruClock(nowMs) - lruIdleSeconds) % (Dict.META_MASK + 1L);
+        dict.setMetaAt(h, (int) (stamp < 0 ? stamp + Dict.META_MASK + 1L : stamp));
+        return true;
+    }
+
     /** The meta of a key accessed at {@code nowMs} whose meta was {@code meta}. */
     private int accessedMeta(int meta, long nowMs) {
         if (!lfu) {

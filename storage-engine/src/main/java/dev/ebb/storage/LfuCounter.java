@@ -27,6 +27,11 @@ public final class LfuCounter {
         return (minutes(nowMs) << 8) | INITIAL_COUNTER;
     }
 
+    /** The meta of a key whose counter is set to {@code counter} (0..255) at {@code nowMs} (RESTORE … FREQ, loading). */
+    public static int withCounter(int counter, long nowMs) {
+        return (minutes(nowMs) << 8) | (counter & 0xFF);
+    }
+
     /** The counter stored in {@code meta} after the decay due at {@code nowMs}; does not change anything. */
     public static int decayed(int meta, long nowMs, int decayMinutes) {
         int counter = meta & 0xFF;

@@ -10,6 +10,8 @@ public final class Commands {
             InfoCommand.specs(),
             CommandDocs.specs(),
             KeyCommands.specs(),
+            DumpCommands.specs(),
+            MigrateCommand.specs(),
             StringCommands.specs(),
             BitmapCommands.specs(),
             BitfieldCommands.specs(),

@@ -142,6 +142,19 @@ public final class Errors {
     public static final String HLL_NO_SUCH_KEY = "ERR The specified key does not exist";
     public static final String HLL_NOT_SPARSE = "ERR HLL encoding is not sparse";
 
+    // DUMP, RESTORE and MIGRATE (DumpCommands, MigrateCommand).
+    public static final String BUSYKEY = "BUSYKEY Target key name already exists.";
+    public static final String RESTORE_TTL_NEGATIVE = "ERR Invalid TTL value, must be >= 0";
+    public static final String RESTORE_IDLETIME_NEGATIVE = "ERR Invalid IDLETIME value, must be >= 0";
+    public static final String RESTORE_FREQ_RANGE = "ERR Invalid FREQ value, must be >= 0 and <= 255";
+    public static final String DUMP_PAYLOAD_WRONG = "ERR DUMP payload version or checksum are wrong";
+    public static final String BAD_DATA_FORMAT = "ERR Bad data format";
+    public static final String MIGRATE_KEYS_NEEDS_EMPTY_KEY = "ERR When using MIGRATE KEYS option, the key argument"
+            + " must be set to the empty string";
+    public static final String MIGRATE_CONNECT = "IOERR error or timeout connecting to the client";
+    public static final String MIGRATE_READING = "IOERR error or timeout reading to target instance";
+    public static final String MIGRATE_WRITING = "IOERR error or timeout writing to target instance";
+
     private Errors() {
     }
 

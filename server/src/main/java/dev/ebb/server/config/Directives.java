@@ -45,6 +45,35 @@ final class Directives {
     static final Directive<Long> TIMEOUT = add("timeout", Int.range(0, INT_MAX), 0L, Mutability.MUTABLE);
     static final Directive<Long> TCP_KEEPALIVE = add("tcp-keepalive", Int.range(0, INT_MAX), 300L, Mutability.MUTABLE);
 
+    // TLS/SSL (Redis 7.2's names and defaults; the tls-* files are read again by every CONFIG SET of one of them)
+    /**
+     * 0: no TLS listener. With {@code port 0} and a TLS port, Ebb listens on TLS only, as Redis does. Ebb: immutable,
+     * like {@code port} (Redis re-listens on CONFIG SET).
+     */
+    static final Directive<Long> TLS_PORT = add("tls-port", Int.range(0, 65535), 0L, Mutability.IMMUTABLE);
+    static final Directive<String> TLS_CERT_FILE = add("tls-cert-file", Text.any(), "", Mutability.MUTABLE);
+    static final Directive<String> TLS_KEY_FILE = add("tls-key-file", Text.any(), "", Mutability.MUTABLE);
+    static final Directive<String> TLS_KEY_FILE_PASS = add(new Spec<>("tls-key-file-pass", Text.any(), "",
+            Mutability.MUTABLE).sensitive());
+    static final Directive<String> TLS_CA_CERT_FILE = add("tls-ca-cert-file", Text.any(), "", Mutability.MUTABLE);
+    static final Directive<String> TLS_CA_CERT_DIR = add("tls-ca-cert-dir", Text.any(), "", Mutability.MUTABLE);
+    static final Directive<TlsAuthClients> TLS_AUTH_CLIENTS = add("tls-auth-clients",
+            Enumeration.of(TlsAuthClients.class), TlsAuthClients.YES, Mutability.MUTABLE);
+    /** Empty: TLSv1.2 and TLSv1.3, Redis's default. */
+    static final Directive<String> TLS_PROTOCOLS = add("tls-protocols", Text.any(), "", Mutability.MUTABLE);
+    /** TLSv1.2 cipher list, OpenSSL syntax (colon-separated); empty: the provider's defaults. */
+    static final Directive<String> TLS_CIPHERS = add("tls-ciphers", Text.any(), "", Mutability.MUTABLE);
+    /** TLSv1.3 cipher suites, colon-separated; empty: the provider's defaults. */
+    static final Directive<String> TLS_CIPHERSUITES = add("tls-ciphersuites", Text.any(), "", Mutability.MUTABLE);
+    static final Directive<Boolean> TLS_PREFER_SERVER_CIPHERS = add("tls-prefer-server-ciphers", Bool.yesNo(), false,
+            Mutability.MUTABLE);
+    static final Directive<Boolean> TLS_SESSION_CACHING = add("tls-session-caching", Bool.yesNo(), true,
+            Mutability.MUTABLE);
+    static final Directive<Long> TLS_SESSION_CACHE_SIZE = add("tls-session-cache-size", Int.range(0, INT_MAX), 20480L,
+            Mutability.MUTABLE);
+    static final Directive<Long> TLS_SESSION_CACHE_TIMEOUT = add("tls-session-cache-timeout", Int.range(0, INT_MAX),
+            300L, Mutability.MUTABLE);
+
     // GENERAL
     /** Ebb: only "no"; a JVM cannot fork itself into the background. */
     static final Directive<Boolean> DAEMONIZE = add("daemonize",

@@ -113,6 +113,71 @@ public final class ServerConfig {
         return value(Directives.TCP_KEEPALIVE).intValue();
     }
 
+    // ---------------------------------------------------------------- TLS/SSL
+
+    /** {@code tls-port}: the TLS listener's port; 0 for none. */
+    public int tlsPort() {
+        return value(Directives.TLS_PORT).intValue();
+    }
+
+    /** {@code tls-cert-file}: the server certificate (chain), PEM. */
+    public String tlsCertFile() {
+        return value(Directives.TLS_CERT_FILE);
+    }
+
+    /** {@code tls-key-file}: the server's private key, PEM (PKCS#8, or PKCS#1 / encrypted with a password). */
+    public String tlsKeyFile() {
+        return value(Directives.TLS_KEY_FILE);
+    }
+
+    /** {@code tls-key-file-pass}: the password of an encrypted key file; empty for none. */
+    public String tlsKeyFilePass() {
+        return value(Directives.TLS_KEY_FILE_PASS);
+    }
+
+    /** {@code tls-ca-cert-file}: CA certificates (PEM) that client certificates are checked against. */
+    public String tlsCaCertFile() {
+        return value(Directives.TLS_CA_CERT_FILE);
+    }
+
+    /** {@code tls-ca-cert-dir}: a directory of CA certificates (PEM files), read in addition to the file. */
+    public String tlsCaCertDir() {
+        return value(Directives.TLS_CA_CERT_DIR);
+    }
+
+    public TlsAuthClients tlsAuthClients() {
+        return value(Directives.TLS_AUTH_CLIENTS);
+    }
+
+    /** {@code tls-protocols}: space-separated, e.g. "TLSv1.2 TLSv1.3"; empty for Redis's default (both). */
+    public String tlsProtocols() {
+        return value(Directives.TLS_PROTOCOLS);
+    }
+
+    public String tlsCiphers() {
+        return value(Directives.TLS_CIPHERS);
+    }
+
+    public String tlsCiphersuites() {
+        return value(Directives.TLS_CIPHERSUITES);
+    }
+
+    public boolean tlsPreferServerCiphers() {
+        return value(Directives.TLS_PREFER_SERVER_CIPHERS);
+    }
+
+    public boolean tlsSessionCaching() {
+        return value(Directives.TLS_SESSION_CACHING);
+    }
+
+    public int tlsSessionCacheSize() {
+        return value(Directives.TLS_SESSION_CACHE_SIZE).intValue();
+    }
+
+    public int tlsSessionCacheTimeout() {
+        return value(Directives.TLS_SESSION_CACHE_TIMEOUT).intValue();
+    }
+
     // ---------------------------------------------------------------- GENERAL
 
     /** {@code pidfile}: file to write the process id to; empty for none. Relative paths: see {@link #pidFilePath()}. */

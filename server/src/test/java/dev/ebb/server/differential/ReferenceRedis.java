@@ -120,6 +120,11 @@ public final class ReferenceRedis implements AutoCloseable {
         return port;
     }
 
+    /** The server's working directory ({@code --dir}), where SAVE writes dump.rdb. */
+    public Path dir() {
+        return dir;
+    }
+
     @Override
     public void close() {
         process.destroy();

@@ -5,9 +5,9 @@ package dev.ebb.storage.types;
  * integer (optional '-', no '+', no leading zeros, no spaces), so that storing the number and
  * printing it back gives the same bytes. Stateless.
  */
-final class IntegerText {
+public final class IntegerText {
     /** Returned by {@link #parse} for bytes that are not such an integer. */
-    static final long NOT_AN_INTEGER = Long.MIN_VALUE;
+    public static final long NOT_AN_INTEGER = Long.MIN_VALUE;
 
     private IntegerText() {
     }
@@ -18,7 +18,7 @@ final class IntegerText {
      * The integer, or {@link #NOT_AN_INTEGER}; {@link Long#MIN_VALUE} is an integer too, which
      * {@link #isInteger} tells apart.
      */
-    static long parse(byte[] b) {
+    public static long parse(byte[] b) {
         int n = b.length;
         if (n == 0 || n > 20) {
             return NOT_AN_INTEGER;
@@ -49,11 +49,11 @@ final class IntegerText {
     }
 
     /** Whether {@code parsed}, what {@link #parse} returned for {@code b}, is an integer. O(1) but for Long.MIN_VALUE. */
-    static boolean isInteger(long parsed, byte[] b) {
+    public static boolean isInteger(long parsed, byte[] b) {
         return parsed != NOT_AN_INTEGER || java.util.Arrays.equals(b, MIN_VALUE_TEXT);
     }
 
-    static byte[] bytes(long value) {
+    public static byte[] bytes(long value) {
         return Long.toString(value).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 }

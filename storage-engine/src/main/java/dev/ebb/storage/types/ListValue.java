@@ -102,6 +102,21 @@ public final class ListValue implements MemoryEstimated {
         return shape == null ? 1 : shape.nodes();
     }
 
+    /**
+     * Elements in each node Redis's quicklist would hold, head first: one entry with the size for
+     * a listpack (an RDB file stores both as quicklist nodes). O(nodes).
+     */
+    public int[] quicklistNodeCounts() {
+        if (shape == null) {
+            return new int[] {size};
+        }
+        int[] counts = new int[shape.nodes()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = shape.count(i);
+        }
+        return counts;
+    }
+
     /** After building a list from {@link #quicklist}: a listpack if its one node fits the limit. O(1). */
     public void settleBuilt(int fill) {
         if (shape != null) {

@@ -67,6 +67,11 @@ final class QuicklistShape {
         return nodes;
     }
 
+    /** Elements of node {@code node} in {@code [0, nodes())}. */
+    int count(int node) {
+        return counts[node];
+    }
+
     /** Elements of the only node (call with one node). */
     int firstCount() {
         return counts[0];

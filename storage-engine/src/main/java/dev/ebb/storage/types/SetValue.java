@@ -66,6 +66,17 @@ public final class SetValue implements MemoryEstimated {
     }
 
     /**
+     * An empty set in the listpack encoding even for integer members (a set loaded from a listpack
+     * stays one, as in Redis). O(1).
+     */
+    public static SetValue listpack() {
+        SetValue set = new SetValue();
+        set.packed = PackedEntries.EMPTY;
+        set.ints = null;
+        return set;
+    }
+
+    /**
      * Redis 7.2's setTypeMaybeConvert for an existing set about to take {@code sizeHint} members:
      * an intset past {@code maxIntsetEntries} or a listpack past {@code maxListpackEntries}
      * becomes a hashtable now, even if the members turn out to be there already. O(n) when it

@@ -1,0 +1,247 @@
+package dev.ebb.storage.rdb;
+
+import dev.ebb.storage.types.HashValue;
+import dev.ebb.storage.types.IntegerText;
+import dev.ebb.storage.types.ListValue;
+import dev.ebb.storage.types.SetValue;
+import dev.ebb.storage.zset.SortedSet;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads one value of a given RDB type into Ebb's value classes (rdbLoadObject), for every type Redis
+ * 7.2 loads but modules and streams: the current encodings, the ziplist ones of versions 9 and 10
+ * (Redis 6.x and 7.0), and the plain ones of older files. The value gets the encoding Ebb would
+ * give its content under the caller's {@link RdbLimits}, whatever the file used.
+ *
+ * <p>Checks what Redis's loading checks: listpacks, ziplists and intsets are validated entry by
+ * entry, duplicate members or fields, NaN scores, odd pair counts are refused (empty
+ * collections come back as null), element counts are never trusted for an allocation. Any failure is an
+ * {@link RdbException}; nothing is half-applied because the value is returned only when whole.
+ *
+ * <p>Costs: O(size of the value) plus the encoding's insert costs (a compact value is at most the
+ * limits' size). Not thread-safe; one instance per input.
+ */
+final class ValueReader {
+    private static final int MAX_PREALLOCATED = 1024;
+
+    private final RdbInput in;
+    private final RdbLimits limits;
+
+    ValueReader(RdbInput in, RdbLimits limits) {
+        this.in = in;
+        this.limits = limits;
+    }
+
+    /**
+     * The value, or null for an empty collection (Redis skips such keys in a file and refuses them
+     * in a DUMP payload).
+     */
+    Object read(int type) throws IOException {
+        return switch (type) {
+            case RdbConstants.TYPE_STRING -> in.readString();
+            case RdbConstants.TYPE_LIST -> list(readStrings(in.readCount()));
+            case RdbConstants.TYPE_SET -> setOf(readStrings(in.readCount()), false);
+            case RdbConstants.TYPE_ZSET, RdbConstants.TYPE_ZSET_2 -> plainZset(type == RdbConstants.TYPE_ZSET_2);
+            case RdbConstants.TYPE_HASH -> hash(readStrings(checkedPairs(in.readCount())));
+            case RdbConstants.TYPE_SET_INTSET -> intset();
+            case RdbConstants.TYPE_SET_LISTPACK -> setOf(listpackEntries(blob()), true);
+            case RdbConstants.TYPE_HASH_LISTPACK -> hash(listpackEntries(blob()));
+            case RdbConstants.TYPE_HASH_ZIPLIST -> hash(ziplistEntries(blob()));
+            case RdbConstants.TYPE_ZSET_LISTPACK -> packedZset(listpackEntries(blob()));
+            case RdbConstants.TYPE_ZSET_ZIPLIST -> packedZset(ziplistEntries(blob()));
+            case RdbConstants.TYPE_LIST_ZIPLIST -> list(ziplistEntries(blob()));
+            case RdbConstants.TYPE_LIST_QUICKLIST, RdbConstants.TYPE_LIST_QUICKLIST_2 ->
+                    quicklist(type == RdbConstants.TYPE_LIST_QUICKLIST_2);
+            default -> throw RdbException.corrupt(in.consumed(), "Unknown RDB encoding type " + type);
+        };
+    }
+
+    private byte[] blob() throws IOException {
+        return in.readString();
+    }
+
+    private List<byte[]> readStrings(int count) throws IOException {
+        List<byte[]> items = new ArrayList<>(Math.min(count, MAX_PREALLOCATED));
+        for (int i = 0; i < count; i++) {
+            items.add(in.readString());
+        }
+        return items;
+    }
+
+    private int checkedPairs(int pairs) throws RdbException {
+        if (pairs > (Integer.MAX_VALUE - 8) / 2) {
+            throw corrupt("hash of " + pairs + " fields refused");
+        }
+        return pairs * 2;
+    }
+
+    private List<byte[]> listpackEntries(byte[] lp) throws IOException {
+        List<byte[]> items = new ArrayList<>();
+        try {
+            ListpackReader r = new ListpackReader(lp);
+            while (r.hasNext()) {
+                items.add(r.next());
+            }
+        } catch (RdbException e) {
+            throw corrupt(e.getMessage());
+        }
+        return items;
+    }
+
+    private List<byte[]> ziplistEntries(byte[] zl) throws IOException {
+        List<byte[]> items = new ArrayList<>();
+        try {
+            ZiplistReader r = new ZiplistReader(zl);
+            while (r.hasNext()) {
+                items.add(r.next());
+            }
+        } catch (RdbException e) {
+            throw corrupt(e.getMessage());
+        }
+        return items;
+    }
+
+    private ListValue list(List<byte[]> items) throws RdbException {
+        if (items.isEmpty()) {
+            return null;
+        }
+        int fill = limits.listMaxListpackSize();
+        ListValue list = ListValue.quicklist(fill);
+        for (byte[] e : items) {
+            list.pushTail(e);
+        }
+        list.settleBuilt(fill);
+        return list;
+    }
+
+    /** LIST_QUICKLIST (ziplist nodes) or LIST_QUICKLIST_2 (packed listpack or plain nodes). */
+    private ListValue quicklist(boolean version2) throws IOException {
+        int nodes = in.readCount();
+        List<byte[]> items = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            long container = version2 ? in.readLength() : RdbConstants.QUICKLIST_NODE_PACKED;
+            if (container == RdbConstants.QUICKLIST_NODE_PLAIN) {
+                items.add(in.readString());
+            } else if (container == RdbConstants.QUICKLIST_NODE_PACKED) {
+                byte[] node = in.readString();
+                List<byte[]> entries = version2 ? listpackEntries(node) : ziplistEntries(node);
+                items.addAll(entries);
+            } else {
+                throw corrupt("quicklist integrity check failed: container " + container);
+            }
+        }
+        return list(items);
+    }
+
+    private SetValue setOf(List<byte[]> members, boolean fromListpack) throws RdbException {
+        if (members.isEmpty()) {
+            return null;
+        }
+        long n = members.size();
+        RdbLimits l = limits;
+        SetValue set = fromListpack && n <= l.setMaxListpackEntries()
+                ? SetValue.listpack()
+                : SetValue.sized(members.get(0), n, l.setMaxIntsetEntries(), l.setMaxListpackEntries());
+        for (byte[] m : members) {
+            if (!set.add(m, l.setMaxIntsetEntries(), l.setMaxListpackEntries(), l.setMaxListpackValue())) {
+                throw corrupt("Duplicate set members detected");
+            }
+        }
+        return set;
+    }
+
+    private SetValue intset() throws IOException {
+        long[] values;
+        try {
+            values = Intset.decode(blob());
+        } catch (RdbException e) {
+            throw corrupt(e.getMessage());
+        }
+        SetValue set = new SetValue();
+        RdbLimits l = limits;
+        for (long v : values) {
+            set.add(IntegerText.bytes(v), l.setMaxIntsetEntries(), l.setMaxListpackEntries(), l.setMaxListpackValue());
+        }
+        return set;
+    }
+
+    private HashValue hash(List<byte[]> items) throws RdbException {
+        if (items.isEmpty()) {
+            return null;
+        }
+        if (items.size() % 2 != 0) {
+            throw corrupt("hash with an odd number of entries");
+        }
+        HashValue hash = new HashValue();
+        RdbLimits l = limits;
+        hash.convertForNewFields(items.size() / 2, l.hashMaxListpackEntries());
+        for (int i = 0; i < items.size(); i += 2) {
+            if (!hash.put(items.get(i), items.get(i + 1), l.hashMaxListpackEntries(), l.hashMaxListpackValue())) {
+                throw corrupt("Duplicate hash fields detected");
+            }
+        }
+        return hash;
+    }
+
+    private SortedSet plainZset(boolean binaryScores) throws IOException {
+        int count = in.readCount();
+        if (count == 0) {
+            return null;
+        }
+        List<byte[]> members = new ArrayList<>(Math.min(count, MAX_PREALLOCATED));
+        double[] scores = new double[Math.min(count, MAX_PREALLOCATED)];
+        for (int i = 0; i < count; i++) {
+            members.add(in.readString());
+            if (i == scores.length) {
+                scores = java.util.Arrays.copyOf(scores, (int) Math.min(count, (long) scores.length * 2));
+            }
+            scores[i] = binaryScores ? in.readBinaryDouble() : in.readTextDouble();
+        }
+        return zset(members, scores);
+    }
+
+    private SortedSet packedZset(List<byte[]> items) throws RdbException {
+        if (items.isEmpty()) {
+            return null;
+        }
+        if (items.size() % 2 != 0) {
+            throw corrupt("sorted set listpack of " + items.size() + " entries");
+        }
+        List<byte[]> members = new ArrayList<>(items.size() / 2);
+        double[] scores = new double[items.size() / 2];
+        for (int i = 0; i < items.size(); i += 2) {
+            members.add(items.get(i));
+            double score = Scores.parse(items.get(i + 1));
+            if (Double.isNaN(score)) {
+                throw corrupt("sorted set score is not a number");
+            }
+            scores[i / 2] = score;
+        }
+        return zset(members, scores);
+    }
+
+    private SortedSet zset(List<byte[]> members, double[] scores) throws RdbException {
+        long maxLength = 0;
+        for (byte[] m : members) {
+            maxLength = Math.max(maxLength, m.length);
+        }
+        RdbLimits l = limits;
+        SortedSet zset = SortedSet.create(members.size(), maxLength, l.zsetMaxListpackEntries(), l.zsetMaxListpackValue());
+        for (int i = 0; i < members.size(); i++) {
+            if (Double.isNaN(scores[i])) {
+                throw corrupt("Zset with NAN score detected");
+            }
+            int result = zset.add(members.get(i), scores[i], 0, l.zsetMaxListpackEntries(), l.zsetMaxListpackValue());
+            if (result != SortedSet.ADDED) {
+                throw corrupt("Duplicate zset fields detected");
+            }
+        }
+        return zset;
+    }
+
+    private RdbException corrupt(String what) {
+        return RdbException.corrupt(in.consumed(), what);
+    }
+}

@@ -1,0 +1,205 @@
+package dev.ebb.storage.rdb;
+
+import dev.ebb.storage.types.HashValue;
+import dev.ebb.storage.types.IntegerText;
+import dev.ebb.storage.types.ListValue;
+import dev.ebb.storage.types.RawString;
+import dev.ebb.storage.types.SetValue;
+import dev.ebb.storage.types.UnsharedString;
+import dev.ebb.storage.zset.SortedSet;
+import java.io.IOException;
+
+/**
+ * Writes one stored value as Redis 7.2's rdbSaveObjectType + rdbSaveObject would for the encoding
+ * OBJECT ENCODING reports in Ebb:
+ *
+ * <ul>
+ *   <li>strings ({@code byte[]}, {@link RawString}, {@link UnsharedString}): STRING, integer-encoded,
+ *       LZF or raw ({@link RdbOutput#writeString});</li>
+ *   <li>lists: LIST_QUICKLIST_2, one packed listpack node per quicklist node (a listpack list is a
+ *       single node), nodes split as Ebb's quicklist shape says;</li>
+ *   <li>sets: SET_INTSET, SET_LISTPACK or SET (a count and the members);</li>
+ *   <li>sorted sets: ZSET_LISTPACK (member, score pairs ascending) or ZSET_2 (members from the
+ *       highest score down, binary doubles, as Redis saves its skiplist);</li>
+ *   <li>hashes: HASH_LISTPACK or HASH (a count and field, value pairs).</li>
+ * </ul>
+ * Streams, modules and function libraries are not stored values here; a stream type joins with
+ * one branch in {@link #typeOf} and {@link #write} (RDB_TYPE_STREAM_LISTPACKS_3).
+ *
+ * <p>Costs: O(size of the value); a listpack encoding is built in a reusable buffer first. Not
+ * thread-safe; one instance per output.
+ */
+final class ValueWriter {
+    private final RdbOutput out;
+    private final ListpackWriter listpack = new ListpackWriter();
+
+    ValueWriter(RdbOutput out) {
+        this.out = out;
+    }
+
+    /** The RDB type byte Ebb writes for {@code value}. */
+    static int typeOf(Object value) {
+        if (value instanceof byte[] || value instanceof RawString || value instanceof UnsharedString) {
+            return RdbConstants.TYPE_STRING;
+        }
+        if (value instanceof ListValue) {
+            return RdbConstants.TYPE_LIST_QUICKLIST_2;
+        }
+        if (value instanceof SetValue set) {
+            return switch (set.encodingName()) {
+                case "intset" -> RdbConstants.TYPE_SET_INTSET;
+                case "listpack" -> RdbConstants.TYPE_SET_LISTPACK;
+                default -> RdbConstants.TYPE_SET;
+            };
+        }
+        if (value instanceof SortedSet zset) {
+            return zset.encoding().equals("listpack") ? RdbConstants.TYPE_ZSET_LISTPACK : RdbConstants.TYPE_ZSET_2;
+        }
+        if (value instanceof HashValue hash) {
+            return hash.isCompact() ? RdbConstants.TYPE_HASH_LISTPACK : RdbConstants.TYPE_HASH;
+        }
+        throw new IllegalArgumentException("no RDB encoding for value class: "
+                + (value == null ? "null" : value.getClass().getName()));
+    }
+
+    /** The type byte and the value (a DUMP payload's body). */
+    void write(Object value) throws IOException {
+        int type = typeOf(value);
+        out.writeByte(type);
+        writeBody(type, value);
+    }
+
+    /** The value alone, in the encoding of {@code type} (from {@link #typeOf}). */
+    void writeBody(int type, Object value) throws IOException {
+        switch (type) {
+            case RdbConstants.TYPE_STRING -> writeStringValue(value);
+            case RdbConstants.TYPE_LIST_QUICKLIST_2 -> writeList((ListValue) value);
+            case RdbConstants.TYPE_SET_INTSET -> writeIntset((SetValue) value);
+            case RdbConstants.TYPE_SET_LISTPACK -> {
+                listpack.reset();
+                ((SetValue) value).forEach(listpack::append);
+                out.writeString(listpack.toBytes());
+            }
+            case RdbConstants.TYPE_SET -> {
+                SetValue set = (SetValue) value;
+                out.writeLength(set.size());
+                forEachIo(set, out::writeString);
+            }
+            case RdbConstants.TYPE_ZSET_LISTPACK -> {
+                listpack.reset();
+                ((SortedSet) value).forEach((member, score) -> {
+                    listpack.append(member);
+                    listpack.append(Scores.format(score));
+                });
+                out.writeString(listpack.toBytes());
+            }
+            case RdbConstants.TYPE_ZSET_2 -> writeSkiplist((SortedSet) value);
+            case RdbConstants.TYPE_HASH_LISTPACK -> {
+                listpack.reset();
+                ((HashValue) value).forEach((field, v) -> {
+                    listpack.append(field);
+                    listpack.append(v);
+                });
+                out.writeString(listpack.toBytes());
+            }
+            default -> writeHashtable((HashValue) value);
+        }
+    }
+
+    private void writeStringValue(Object value) throws IOException {
+        if (value instanceof byte[] b) {
+            out.writeString(b);
+        } else if (value instanceof RawString r) {
+            out.writeString(r.bytes(), 0, r.length());
+        } else {
+            out.writeString(((UnsharedString) value).bytes());
+        }
+    }
+
+    private void writeList(ListValue list) throws IOException {
+        int[] counts = list.quicklistNodeCounts();
+        int nodes = 0;
+        for (int c : counts) {
+            nodes += c > 0 ? 1 : 0;
+        }
+        out.writeLength(nodes);
+        int index = 0;
+        for (int c : counts) {
+            if (c == 0) {
+                continue;
+            }
+            listpack.reset();
+            for (int i = 0; i < c; i++) {
+                listpack.append(list.get(index++));
+            }
+            out.writeLength(RdbConstants.QUICKLIST_NODE_PACKED);
+            out.writeString(listpack.toBytes());
+        }
+    }
+
+    private void writeIntset(SetValue set) throws IOException {
+        long[] values = new long[set.size()];
+        int[] n = {0};
+        set.forEach(member -> values[n[0]++] = IntegerText.parse(member));
+        out.writeString(Intset.encode(values, n[0]));
+    }
+
+    private void writeSkiplist(SortedSet zset) throws IOException {
+        out.writeLength(zset.size());
+        if (zset.size() == 0) {
+            return;
+        }
+        IOException[] failed = {null};
+        zset.visitRange(0, zset.size() - 1, true, (member, score) -> {
+            if (failed[0] == null) {
+                try {
+                    out.writeString(member);
+                    out.writeBinaryDouble(score);
+                } catch (IOException e) {
+                    failed[0] = e;
+                }
+            }
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+
+    private void writeHashtable(HashValue hash) throws IOException {
+        out.writeLength(hash.size());
+        IOException[] failed = {null};
+        hash.forEach((field, v) -> {
+            if (failed[0] == null) {
+                try {
+                    out.writeString(field);
+                    out.writeString(v);
+                } catch (IOException e) {
+                    failed[0] = e;
+                }
+            }
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+
+    private interface IoConsumer {
+        void accept(byte[] b) throws IOException;
+    }
+
+    private static void forEachIo(SetValue set, IoConsumer consumer) throws IOException {
+        IOException[] failed = {null};
+        set.forEach(member -> {
+            if (failed[0] == null) {
+                try {
+                    consumer.accept(member);
+                } catch (IOException e) {
+                    failed[0] = e;
+                }
+            }
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+}

@@ -248,9 +248,9 @@ public final class Persistence {
     public void killBgsave() {
         BackgroundSave running = bgsave;
         if (running != null) {
+            // As a child killed with SIGUSR1 in Redis: the last status is left as it was.
             bgsave = null;
             running.kill();
-            lastBgsaveOk = true;
         }
     }
 

@@ -74,6 +74,7 @@ final class Cron {
         server.memoryGuard().cron();
         server.blockingKeys().expireTimeouts(nowMs);
         server.aof().cron();
+        server.persistence().cron(nowMs);
         rehashLeftNanos = REHASH_BUDGET_NANOS;
         if (!rehashPending) {
             continueRehash();

@@ -58,6 +58,7 @@ public final class EbbServer implements AutoCloseable {
     private final int tlsPort;
     private final ServerTls tls;
     private volatile boolean closing;
+    private volatile int exitCode;
 
     private EbbServer(ServerConfig config, LongSupplier clock) throws InterruptedException {
         this.config = config;
@@ -109,6 +110,11 @@ public final class EbbServer implements AutoCloseable {
         // except beside a TLS port, where a plain port nobody asked for would be a hole.
         this.port = plainPort == 0 && tlsPort != 0 ? 0 : bind(plain, config.bind(), plainPort);
         loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
+        // As Redis: the file loads once the listeners are up; clients meanwhile get -LOADING.
+        loop.run(() -> server.persistence().loadAtStartup(() -> {
+            exitCode = 1;
+            closeAsync();
+        }));
         loop.run(loop.cron()::start);
     }
 
@@ -288,6 +294,14 @@ public final class EbbServer implements AutoCloseable {
         if (!closing) {
             loop.run(() -> ShutdownSequence.run(loop.server(), false, false, false));
         }
+    }
+
+    /**
+     * The process exit status once stopped: 0, or 1 if the RDB file could not be loaded at start-up
+     * (the server then stops on its own, as Redis exits, rather than serve without its data).
+     */
+    public int exitCode() {
+        return exitCode;
     }
 
     /** Blocks until the server has stopped (SHUTDOWN or {@link #close()}). */

@@ -94,7 +94,7 @@ public final class Main {
         }, "ebb-shutdown-hook"));
         server.awaitTermination();
         finish(config, log, finished);
-        System.exit(0);
+        System.exit(server.exitCode());
     }
 
     /** Runs the server in a child JVM sized from maxmemory ({@link JvmRelaunch}) and exits with its exit code. */

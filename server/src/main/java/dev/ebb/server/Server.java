@@ -17,6 +17,7 @@ import dev.ebb.server.pubsub.PubSub;
 import dev.ebb.server.monitor.LatencyMonitor;
 import dev.ebb.server.monitor.SlowLog;
 import dev.ebb.server.script.Scripting;
+import dev.ebb.server.persistence.Persistence;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.KeyspaceListener;
 import dev.ebb.storage.NanoClock;
@@ -84,6 +85,7 @@ public final class Server {
     private final dev.ebb.server.persistence.AppendOnlyFile aof;
     private final ClusterNode cluster;
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
+    private final Persistence persistence;
     /** The loop that runs the commands and writes the replies; set once by its constructor. */
     private CommandLoop loop;
     private final CrossProtocolGuard crossProtocolGuard = new CrossProtocolGuard();
@@ -98,6 +100,7 @@ public final class Server {
         this.acl = AclSetup.create(config, commands);
         this.clock = clock;
         this.shutdownAction = shutdownAction;
+        this.nowMs = clock.getAsLong();
         this.dbs = new Database[config.databases()];
         SplittableRandom seeds = new SplittableRandom(seed);
         ExpiryStrategyKind expiryKind = ExpiryStrategyKind.fromConfigName(config.expiryStrategy().configName());
@@ -134,14 +137,14 @@ public final class Server {
                 watches.beforeSwap(db, other);
             }
         };
+        this.persistence = new Persistence(this, nowMs);
         // One listener for all databases: SWAPDB tells a shared listener once.
-        KeyspaceListener counting = propagation.counting(keyspace);
+        KeyspaceListener counting = propagation.counting(persistence.countingChanges(keyspace));
         for (Database db : dbs) {
             db.setKeyspaceListener(counting);
         }
         config.onChange("active-expire-effort", reconfigure);
         config.onChange("active-expire-slice-us", reconfigure);
-        this.nowMs = clock.getAsLong();
         latencyMonitor.thresholdMs(config.latencyMonitorThreshold());
         outputLimitFloor = OutputBufferLimiter.floor(config.clientOutputBufferLimits());
         config.onChange("client-output-buffer-limit",
@@ -316,6 +319,16 @@ public final class Server {
             reject(c, spec, Errors.OOM);
             return;
         }
+        // Redis refuses PING too while writes are refused, and EXEC when it queued a write.
+        if (persistence.deniesWrites() && (spec.has(CommandFlags.WRITE) || spec.name().equals("ping")
+                || (spec.name().equals("exec") && c.inMulti() && queuedWrite(c.transaction())))) {
+            reject(c, spec, Errors.MISCONF);
+            return;
+        }
+        if (persistence.loading() && !spec.has(CommandFlags.LOADING)) {
+            reject(c, spec, Errors.LOADING);
+            return;
+        }
         if (cluster != null && CrossSlotCheck.rejected(this, c, spec, argv)) {
             return;
         }
@@ -329,6 +342,16 @@ public final class Server {
             return;
         }
         execute(c, spec, argv);
+    }
+
+    /** Whether a transaction queued a write command (Redis's mstate.cmd_flags & CMD_WRITE). */
+    private static boolean queuedWrite(Transaction t) {
+        for (int i = 0; i < t.size(); i++) {
+            if (t.spec(i).has(CommandFlags.WRITE)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -696,6 +719,12 @@ public final class Server {
 
     void attach(CommandLoop commandLoop) {
         this.loop = commandLoop;
+        persistence.useLoop(commandLoop.executor());
+    }
+
+    /** RDB persistence: SAVE/BGSAVE, save points, loading, the change counter. */
+    public Persistence persistence() {
+        return persistence;
     }
 
     /** The loop that writes replies ({@link CommandLoop#writeNow}); null before it is built. */

@@ -44,7 +44,7 @@ class HeapExhaustionTest {
         // OutOfMemoryError while decoding a request before its after-GC occupancy reaches 90%.
         ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx" + HEAP_MB + "m", "-XX:+UseG1GC",
                 "-Debb.heapShortPercent=50",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "--port", "0"));
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "--port", "0", "--save", ""));
         child = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (port == 0) {

@@ -157,9 +157,9 @@ class HeapFollowsMaxmemoryTest {
 
     @Test
     void serverShouldStayInTheJvmWhenAHeapFlagIsGivenOrRelaunchIsOff() throws Exception {
-        Started withXmx = start(Map.of(), List.of("-Xmx96m"), null, "--port", "0", "--maxmemory", "32mb");
+        Started withXmx = start(Map.of(), List.of("-Xmx96m"), null, "--port", "0", "--save", "", "--maxmemory", "32mb");
         Started optedOut = start(Map.of(JvmRelaunch.ENV_SWITCH, "no"), List.of(), null,
-                "--port", "0", "--maxmemory", "32mb");
+                "--port", "0", "--save", "", "--maxmemory", "32mb");
 
         assertEquals(withXmx.process.pid(), withXmx.serverPid);
         assertEquals(optedOut.process.pid(), optedOut.serverPid);

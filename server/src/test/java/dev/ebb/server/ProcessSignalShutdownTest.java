@@ -53,7 +53,8 @@ class ProcessSignalShutdownTest {
         assertEquals(0, process.exitValue(), output(log));
         assertInOrder(output(log), "Received SIGTERM scheduling shutdown...",
                 "User requested shutdown...",
-                "Not saving the final RDB snapshot: Ebb has no persistence yet, the save points are ignored.",
+                "Saving the final RDB snapshot before exiting.",
+                "DB saved on disk",
                 "Removing the pid file.",
                 "Ebb is now ready to exit, bye bye...");
         assertFalse(Files.exists(pidFile), "pid file removed");
@@ -80,18 +81,21 @@ class ProcessSignalShutdownTest {
         Path log = dir.resolve("out.log");
         int port = awaitPort(process, log);
 
+        // A directory where the file should go makes the final rename fail, as it would in Redis.
+        Files.createDirectories(dir.resolve("dump.rdb").resolve("in-the-way"));
         try (Jedis j = new Jedis("127.0.0.1", port)) {
             JedisDataException refused = assertThrows(JedisDataException.class,
                     () -> j.shutdown(ShutdownParams.shutdownParams().save()));
             assertEquals("ERR Errors trying to SHUTDOWN. Check logs.", refused.getMessage());
             assertEquals("PONG", j.ping());
-            j.shutdown();
+            j.shutdown(ShutdownParams.shutdownParams().nosave());
         }
 
         assertTrue(process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS), "exited after SHUTDOWN");
         assertEquals(0, process.exitValue(), output(log));
         String out = output(log);
-        assertInOrder(out, "User requested shutdown...", "Error trying to save the DB, can't exit.",
+        assertInOrder(out, "User requested shutdown...", "Error moving temp DB file temp-",
+                "Error trying to save the DB, can't exit.",
                 "Errors trying to shut down the server. Check the logs for more information.",
                 "User requested shutdown...", "Ebb is now ready to exit, bye bye...");
         assertFalse(out.contains("Received SIGTERM"), out);

@@ -47,6 +47,12 @@ import java.util.Arrays;
  * {@code expires} (skipped while it is empty) plus one or two probes of the main dict.
  * {@link #flush()} is O(1): it swaps in fresh dicts and leaves the old ones to the GC.
  *
+ * <p><b>Snapshots.</b> While a point-in-time snapshot is taken ({@link #beginSnapshot}), every path
+ * that reads, changes or drops a key the snapshot has not taken yet first hands that key's pre-image to
+ * the snapshot's {@link PreImageSink}: lookups of every kind, writes, TTL changes, deletes, expiry and
+ * eviction. A key then costs one more probe of the main dict the first time; outside a snapshot, one
+ * null check. See {@code dev.ebb.storage.snapshot}.
+ *
  * <p><b>Threading.</b> Not thread-safe and lock-free by design: a database belongs to the command
  * loop thread, like everything in the keyspace.
  */
@@ -74,6 +80,9 @@ public final class Database {
     private NewKeyListener newKeyListener = NewKeyListener.NONE;
     private KeyspaceListener keyspaceListener = KeyspaceListener.NONE;
     private final VolatileHashes volatileHashes;
+    /** The snapshot's view of the current tables and its sink, or both null when none is under way. */
+    private SnapshotTables snapshotTables;
+    private PreImageSink preImageSink;
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
@@ -205,6 +214,7 @@ public final class Database {
         if (h < 0) {
             return null;
         }
+        preserve(h);
         if (touch) {
             dict.setMetaAt(h, accessedMeta(dict.metaAt(h), nowMs));
         }
@@ -460,6 +470,7 @@ public final class Database {
         } else {
             meta = lruClock(nowMs);
         }
+        preserve(key);
         Object old = dict.put(key, value, meta);
         if (old == null) {
             payloadBytes += Values.keyBytes(key) + valueBytes;
@@ -514,6 +525,7 @@ public final class Database {
     }
 
     private Object removeEntry(byte[] key) {
+        preserve(key);
         Object old = dict.remove(key);
         if (old == null) {
             return null;
@@ -585,6 +597,7 @@ public final class Database {
         if (h < 0) {
             throw new IllegalArgumentException("setExpire on a missing key: key=" + printable(key));
         }
+        preserve(h);
         byte[] storedKey = dict.keyAt(h);
         expires.put(storedKey, whenMs);
         expiryStrategy.expireSet(this, storedKey, whenMs);
@@ -606,6 +619,7 @@ public final class Database {
      * @return true if the key had one
      */
     public boolean persist(byte[] key) {
+        preserve(key);
         if (!removeExpire(key)) {
             return false;
         }
@@ -641,6 +655,9 @@ public final class Database {
      */
     public long flush() {
         keyspaceListener.beforeFlush(this);
+        // A snapshot under way keeps the dropped tables and walks them alone.
+        snapshotTables = null;
+        preImageSink = null;
         long removed = dict.size();
         dict = new Dict<>(seed);
         expires = new LongDict(seed);
@@ -671,6 +688,12 @@ public final class Database {
         ExpiryStrategy s = expiryStrategy;
         expiryStrategy = other.expiryStrategy;
         other.expiryStrategy = s;
+        SnapshotTables t = snapshotTables;
+        snapshotTables = other.snapshotTables;
+        other.snapshotTables = t;
+        PreImageSink sink = preImageSink;
+        preImageSink = other.preImageSink;
+        other.preImageSink = sink;
         long p = payloadBytes;
         payloadBytes = other.payloadBytes;
         other.payloadBytes = p;
@@ -703,6 +726,58 @@ public final class Database {
             }
         }
         return work;
+    }
+
+    // ---------------------------------------------------------------- point-in-time snapshot
+
+    /**
+     * Starts a point-in-time snapshot of this database's current tables: from now on every key they
+     * held at this instant is handed to {@code sink} exactly once, by this database just before the
+     * loop first reads, changes or drops it, or by the snapshot's walk over the returned view
+     * ({@link SnapshotTables#walk}). Keys created later are never handed over. O(1).
+     *
+     * @throws IllegalStateException if a snapshot of these tables is already under way
+     */
+    public SnapshotTables beginSnapshot(PreImageSink sink) {
+        if (sink == null) {
+            throw new IllegalArgumentException("sink must not be null");
+        }
+        if (preImageSink != null) {
+            throw new IllegalStateException("a snapshot is already under way: db=" + id);
+        }
+        dict.flipMarks();
+        snapshotTables = new SnapshotTables(dict, expires);
+        preImageSink = sink;
+        return snapshotTables;
+    }
+
+    /**
+     * Stops handing keys over for {@code tables}, if this database holds them (after SWAPDB they may be
+     * another's, after FLUSHDB nobody's). The snapshot calls this on every database when it has taken
+     * every key, or after it marked the rest ({@link SnapshotTables#markAll}) when given up. O(1).
+     */
+    public void endSnapshot(SnapshotTables tables) {
+        if (snapshotTables == tables) {
+            snapshotTables = null;
+            preImageSink = null;
+        }
+    }
+
+    /** Hands the entry at {@code h} to the snapshot if one is under way and has not taken it yet. */
+    private void preserve(int h) {
+        if (preImageSink != null && !dict.isMarked(h)) {
+            snapshotTables.take(h, preImageSink);
+        }
+    }
+
+    /** As {@link #preserve(int)} for a key that may be absent (one more probe, during a snapshot only). */
+    private void preserve(byte[] key) {
+        if (preImageSink != null) {
+            int h = dict.find(key);
+            if (h >= 0) {
+                preserve(h);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- eviction access

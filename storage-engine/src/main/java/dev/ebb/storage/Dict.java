@@ -14,13 +14,20 @@ import java.util.Objects;
  * grown arrays are still being allocated; shrink under 1/10) and the costs are described in
  * {@link OpenTable}, which holds the key half shared with {@link LongDict}.
  *
- * <p><b>Hash tags.</b> The top byte of each meta int is the dict's: a bit set in every occupied slot and
- * seven bits of the key's hash (bits 57-63, independent of the slot number, which comes from the low bits).
+ * <p><b>Hash tags.</b> The top byte of each meta int is the dict's: a bit set in every occupied slot, the
+ * snapshot mark (below) and six bits of the key's hash (bits 58-63, independent of the slot number, which
+ * comes from the low bits).
  * A look-up in the live table reads the meta ints of the probe chain (16 to a cache line) and loads a
  * slot's key only when the tag matches, so the other keys of the chain cost no cache miss and a hit
- * usually loads one row and one key; a non-matching key passes the tag test with probability 1/128. The
+ * usually loads one row and one key; a non-matching key passes the tag test with probability 1/64. The
  * tag moves with the meta through resizes and backward shifts. The old table of a resize, which has
  * tombstones, is probed by key as before.
+ *
+ * <p><b>Snapshot marks.</b> One bit of the dict's byte tells whether the point-in-time snapshot under way
+ * has already taken the entry ({@link #isMarked}). "Marked" means the bit equals the dict's current
+ * parity, so {@link #flipMarks} turns every entry unmarked in O(1) when a snapshot starts (at rest every
+ * entry is marked), entries inserted later are born marked, and the bit moves with the entry through
+ * resizes and backward shifts. See {@code dev.ebb.storage.snapshot}.
  *
  * <p>Costs: {@link #get}, {@link #put}, {@link #remove} O(1) expected (a write during a resize also migrates
  * a few slots; the write that starts a resize allocates the new arrays, O(capacity) zeroing);
@@ -45,11 +52,15 @@ public final class Dict<V> extends OpenTable {
     public static final int META_MASK = 0x00FF_FFFF;
     /** Set in the meta int of every occupied slot. */
     private static final int PRESENT = 0x8000_0000;
-    /** The dict's byte of a meta int: {@link #PRESENT} and the 7-bit hash tag. */
-    private static final int TAG_MASK = ~META_MASK;
+    /** The snapshot mark: an entry is marked when this bit equals {@link #markParity}. */
+    private static final int MARK = 0x4000_0000;
+    /** The bits a probe compares: {@link #PRESENT} and the 6-bit hash tag. */
+    private static final int TAG_MASK = 0xBF00_0000;
 
     private int[] metas;
     private int[] oldMetas;
+    /** {@link #MARK} or 0: the mark bit of a marked entry, and of every inserted one. */
+    private int markParity;
 
     /**
      * Creates an empty dict of 8 slots.
@@ -169,7 +180,66 @@ public final class Dict<V> extends OpenTable {
     public void setMetaAt(final int handle, final int meta) {
         final int[] column = isOldHandle(handle) ? oldMetas : metas;
         final int slot = slotOf(handle);
-        column[slot] = (column[slot] & TAG_MASK) | (meta & META_MASK);
+        column[slot] = (column[slot] & ~META_MASK) | (meta & META_MASK);
+    }
+
+    /**
+     * Unmarks every entry in O(1) by flipping the parity a marked entry's bit must equal: the start of a
+     * point-in-time snapshot. Entries inserted from now on are born marked. Expects every entry marked
+     * (the state at rest: see {@link #markAll}).
+     */
+    public void flipMarks() {
+        markParity ^= MARK;
+    }
+
+    /**
+     * Whether the entry of a current handle is marked (taken by the snapshot, or inserted since it began). O(1).
+     *
+     * @param handle a current handle
+     * @return true if marked
+     */
+    public boolean isMarked(final int handle) {
+        final int meta = isOldHandle(handle) ? oldMetas[slotOf(handle)] : metas[handle];
+        return (meta & MARK) == markParity;
+    }
+
+    /**
+     * Marks the entry of a current handle. O(1).
+     *
+     * @param handle a current handle
+     */
+    public void mark(final int handle) {
+        final int[] column = isOldHandle(handle) ? oldMetas : metas;
+        final int slot = slotOf(handle);
+        column[slot] = (column[slot] & ~MARK) | markParity;
+    }
+
+    /** Marks every entry, the state at rest (a snapshot abandoned half way). O(capacity). */
+    public void markAll() {
+        forEachHandle(this::mark);
+    }
+
+    /**
+     * The handle of the entry at a walk position, or -1 if that slot holds none. Positions 0 to
+     * {@link #walkSpan()} - 1 cover the old table of a resize (if any) and then the live table; an entry that
+     * stays put keeps its position, but one moved by a resize step or a backward shift may pass from one side
+     * of a position to the other, and a resize renumbers them all, so a walk that must see every entry
+     * repeats until it has (the snapshot counts what it still needs). O(1).
+     *
+     * @param position a walk position
+     * @return a current handle, or -1
+     */
+    public int handleAtPosition(final int position) {
+        return occupiedHandle(position);
+    }
+
+    /**
+     * The number of walk positions ({@link #handleAtPosition}): the slots of the old and the live table. O(1).
+     *
+     * @return the span of walk positions
+     */
+    public int walkSpan() {
+        return positionSpan();
     }
 
     /**
@@ -235,7 +305,7 @@ public final class Dict<V> extends OpenTable {
 
     @Override
     void insertedColumns(final int slot, final long hash) {
-        metas[slot] = tag(hash);
+        metas[slot] = tag(hash) | markParity;
     }
 
     /**
@@ -259,9 +329,9 @@ public final class Dict<V> extends OpenTable {
         }
     }
 
-    /** {@link #PRESENT} and bits 57 to 63 of the hash (the slot number comes from the low bits). */
+    /** {@link #PRESENT} and bits 58 to 63 of the hash (the slot number comes from the low bits). */
     private static int tag(final long hash) {
-        return PRESENT | (int) (hash >>> 57) << 24;
+        return PRESENT | (int) (hash >>> 58) << 24;
     }
 
     @Override

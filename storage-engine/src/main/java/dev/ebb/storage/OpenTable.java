@@ -471,6 +471,33 @@ abstract class OpenTable {
      * @param visitor receives handles; a key may be reported by more than one call
      * @return the next cursor, 0 when the scan is complete
      */
+    /**
+     * The handle of the key at a walk position (the old table's slots first during a resize, then the live
+     * table's), or -1 for an empty slot, a tombstone or a position past the end. O(1).
+     */
+    final int occupiedHandle(final int position) {
+        int slot = position;
+        final Object[] old = oldRows;
+        if (old != null) {
+            final int oldSlots = slots(old);
+            if (slot < oldSlots) {
+                final Object key = old[slot << rowShift];
+                return key != null && key != TOMBSTONE ? slot | OLD_TABLE_HANDLE : -1;
+            }
+            slot -= oldSlots;
+        }
+        if (slot < 0 || slot >= slots(rows)) {
+            return -1;
+        }
+        return rows[slot << rowShift] != null ? slot : -1;
+    }
+
+    /** The number of walk positions of {@link #occupiedHandle}: old and live slots. O(1). */
+    final int positionSpan() {
+        final Object[] old = oldRows;
+        return slots(rows) + (old != null ? slots(old) : 0);
+    }
+
     final long scanHandles(final long cursor, final HandleVisitor visitor) {
         return size == 0 ? 0 : HomeSlotScan.step(cursor, rows, oldRows, rowShift, hasher, visitor);
     }

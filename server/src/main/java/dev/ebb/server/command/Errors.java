@@ -53,6 +53,13 @@ public final class Errors {
     public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
     public static final String AOF_REWRITE_FAILED =
             "ERR Can't execute an AOF background rewriting. Please check the server logs for more information.";
+    /** Redis's shared.bgsaveerr: writes refused after a failed background save. */
+    public static final String MISCONF = "MISCONF Redis is configured to save RDB snapshots, but it's currently unable "
+            + "to persist to disk. Commands that may modify the data set are disabled, because this instance is "
+            + "configured to report errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). "
+            + "Please check the Redis logs for details about the RDB error.";
+    public static final String LOADING = "LOADING Redis is loading the dataset in memory";
+    public static final String BGSAVE_IN_PROGRESS = "ERR Background save already in progress";
     public static final String MULTI_NESTED = "ERR MULTI calls can not be nested";
     public static final String INT_OUT_OF_RANGE =
             "ERR value is out of range, value must between -2147483648 and 2147483647";

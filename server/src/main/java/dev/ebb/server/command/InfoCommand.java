@@ -36,9 +36,10 @@ import java.util.Set;
  *       there is no /proc); {@code mem_fragmentation_ratio} is the JVM heap's committed bytes over
  *       its used bytes. {@code used_memory_peak} is the highest {@code used_memory} seen by INFO
  *       and by the cron (every tick, as Redis samples it). The {@code jvm_*} fields are Ebb's.</li>
- *   <li><b>persistence</b>: Ebb never saves, so the save and AOF fields report that nothing ever
- *       happened; {@code rdb_last_save_time} is the start time, as in Redis before a first save.
- *       {@code rdb_changes_since_last_save} is left out: Ebb does not count changes.</li>
+ *   <li><b>persistence</b>: the RDB fields come from {@link dev.ebb.server.persistence.Persistence}:
+ *       {@code rdb_changes_since_last_save} counts changed keys (Redis counts per command), and the
+ *       {@code cow} fields report the pre-images a BGSAVE holds for its save thread, Ebb's
+ *       counterpart of fork's copy-on-write. The AOF fields report that nothing ever happened.</li>
  *   <li><b>cpu</b>: {@code used_cpu_*} from {@code /proc/self/stat} (all JVM threads, GC included;
  *       summed thread times where there is no /proc); the {@code _main_thread} fields are the
  *       command loop thread's own.</li>
@@ -46,7 +47,7 @@ import java.util.Set;
  *   <li>{@code blocked_clients} counts clients in BLPOP and friends.</li>
  *   <li>Redis 7.2.4's fields, in its order, are all present except those Ebb cannot yet answer
  *       truthfully: {@code used_memory_lua}, {@code used_memory_vm_eval}, {@code used_memory_vm_total}
- *       (memory), {@code rdb_changes_since_last_save} (persistence) and, in stats,
+ *       (memory) and, in stats,
  *       {@code total_eviction_exceeded_time}, {@code current_eviction_exceeded_time},
  *       {@code total_reads_processed},
  *       {@code total_writes_processed}, {@code io_threaded_*}, {@code reply_buffer_*},
@@ -308,23 +309,7 @@ public final class InfoCommand {
 
     private static void persistence(StringBuilder out, Server s) {
         out.append("# Persistence\r\n");
-        field(out, "loading", 0);
-        field(out, "async_loading", 0);
-        field(out, "current_cow_peak", 0);
-        field(out, "current_cow_size", 0);
-        field(out, "current_cow_size_age", 0);
-        field(out, "current_fork_perc", "0.00");
-        field(out, "current_save_keys_processed", 0);
-        field(out, "current_save_keys_total", 0);
-        field(out, "rdb_bgsave_in_progress", 0);
-        field(out, "rdb_last_save_time", s.startMs() / 1000);
-        field(out, "rdb_last_bgsave_status", "ok");
-        field(out, "rdb_last_bgsave_time_sec", -1);
-        field(out, "rdb_current_bgsave_time_sec", -1);
-        field(out, "rdb_saves", 0);
-        field(out, "rdb_last_cow_size", 0);
-        field(out, "rdb_last_load_keys_expired", 0);
-        field(out, "rdb_last_load_keys_loaded", 0);
+        s.persistence().appendInfo(out, s.nowMs());
         s.aof().infoFields((name, value) -> field(out, name, value));
         field(out, "module_fork_in_progress", 0);
         field(out, "module_fork_last_cow_size", 0);

@@ -74,7 +74,7 @@ public final class ServerCommands {
                                 + " saving data, otherwise O(1)"),
                 spec("debug", -2, admin, 0, 0, 0, ServerCommands::debug)
                         .doc(CommandGroup.SERVER, "1.0.0", "A container for debugging commands.",
-                                "<SLEEP delay | HELP>")
+                                "<RELOAD [NOSAVE] | SLEEP delay | HELP>")
                         .complexity("Depends on subcommand."),
                 spec("role", 1, NOSCRIPT | LOADING | STALE | FAST, 0, 0, 0, ServerCommands::role)
                         .doc(CommandGroup.SERVER, "2.8.12", "Returns the replication role.", "")
@@ -164,8 +164,8 @@ public final class ServerCommands {
 
     /**
      * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is never a shutdown in progress to abort:
-     * Ebb stops as soon as it is asked, by {@link ShutdownSequence} (SAVE fails unless FORCE, as it
-     * says why). On success no reply is sent; the connection closes as the server stops.
+     * Ebb stops as soon as it is asked, by {@link ShutdownSequence} (saving first as SAVE, NOSAVE and
+     * the save points say; a failed save refuses unless FORCE). On success no reply is sent; the connection closes as the server stops.
      */
     static void shutdown(Client c, byte[][] argv) {
         boolean save = false;
@@ -206,12 +206,40 @@ public final class ServerCommands {
     static void debug(Client c, byte[][] argv) {
         if (Arguments.is(argv[1], "help") && argv.length == 2) {
             CommandDocs.replyHelp(c, "DEBUG",
+                    "RELOAD [NOSAVE]",
+                    "    Save the RDB on disk and reload it back to memory. With NOSAVE, load the",
+                    "    existing RDB file without saving first.",
                     "SLEEP <seconds>",
                     "    Stop the server for <seconds>. Decimals allowed.");
         } else if (Arguments.is(argv[1], "sleep") && argv.length == 3) {
             debugSleep(c, argv[2]);
+        } else if (Arguments.is(argv[1], "reload")) {
+            debugReload(c, argv);
         } else {
             c.reply().error(Errors.unknownSubcommandOrArity(argv[1], "DEBUG"));
+        }
+    }
+
+    /**
+     * DEBUG RELOAD [NOSAVE]: saves the RDB file (unless NOSAVE), then replaces the dataset with the
+     * file's, as Redis's (its MERGE and NOFLUSH options are not offered: Ebb always loads into fresh
+     * databases).
+     */
+    private static void debugReload(Client c, byte[][] argv) {
+        boolean save = true;
+        for (int i = 2; i < argv.length; i++) {
+            if (Arguments.is(argv[i], "nosave")) {
+                save = false;
+            } else {
+                c.reply().error("ERR DEBUG RELOAD only supports the NOSAVE option.");
+                return;
+            }
+        }
+        String error = c.server().persistence().debugReload(save);
+        if (error == null) {
+            c.reply().ok();
+        } else {
+            c.reply().error(error);
         }
     }
 
@@ -242,9 +270,9 @@ public final class ServerCommands {
         w.emptyArray();
     }
 
-    /** LASTSAVE: Ebb never saves, so it is the server's start time (unix seconds), as in Redis before any save. */
+    /** LASTSAVE: unix seconds of the last successful save; the start time before any, as in Redis. */
     static void lastsave(Client c, byte[][] argv) {
-        c.reply().integer(c.server().startMs() / 1000);
+        c.reply().integer(c.server().persistence().lastSaveSeconds());
     }
 
     /**

@@ -54,6 +54,8 @@ final class ConfigLoader {
     private final List<RenamedCommand> renamedCommands = new ArrayList<>();
     private final List<ConfigUser> users = new ArrayList<>();
     private final Deque<Path> reading = new ArrayDeque<>();
+    /** Whether a {@code save} line was read yet: the first one replaces the default points. */
+    private boolean savePointsRead;
 
     /** Reads the main config file, whose path is shown as given in the error if it cannot be read. */
     void loadFile(Path file) throws ConfigException {
@@ -161,12 +163,18 @@ final class ConfigLoader {
         values[directive.index] = directive == Directives.SAVE ? addSavePoints(current, parsed) : parsed;
     }
 
-    private static <T> Object addSavePoints(T current, T parsed) {
+    /**
+     * A {@code save} line adds its points, except that the first one of a load replaces the default
+     * points (Redis's resetServerSaveParams on the first save line read).
+     */
+    private <T> Object addSavePoints(T current, T parsed) {
+        boolean first = !savePointsRead;
+        savePointsRead = true;
         List<?> added = (List<?>) parsed;
         if (added.isEmpty()) {
             return added;
         }
-        List<Object> all = new ArrayList<>((List<?>) current);
+        List<Object> all = new ArrayList<>(first ? List.of() : (List<?>) current);
         all.addAll(added);
         return List.copyOf(all);
     }

@@ -85,11 +85,20 @@ final class Directives {
     static final Directive<String> LOGFILE = add("logfile", Text.any(), "", Mutability.IMMUTABLE);
     static final Directive<Long> DATABASES = add("databases", Int.range(1, INT_MAX), 16L, Mutability.IMMUTABLE);
 
-    // SNAPSHOTTING (accepted for compatibility; Ebb has no persistence)
-    /** Ebb: the default is no save points, because nothing is ever saved. */
-    static final Directive<List<SavePoint>> SAVE = add("save", new SpecialTypes.Save(), List.of(),
-            Mutability.MUTABLE);
+    // SNAPSHOTTING
+    /** Redis 7's default save points: after an hour and 1 change, 5 minutes and 100, a minute and 10000. */
+    static final Directive<List<SavePoint>> SAVE = add("save", new SpecialTypes.Save(),
+            List.of(new SavePoint(3600, 1), new SavePoint(300, 100), new SavePoint(60, 10000)), Mutability.MUTABLE);
+    static final Directive<Boolean> STOP_WRITES_ON_BGSAVE_ERROR = add("stop-writes-on-bgsave-error", Bool.yesNo(),
+            true, Mutability.MUTABLE);
+    static final Directive<Boolean> RDBCOMPRESSION = add("rdbcompression", Bool.yesNo(), true, Mutability.MUTABLE);
+    static final Directive<Boolean> RDBCHECKSUM = add("rdbchecksum", Bool.yesNo(), true, Mutability.IMMUTABLE);
     static final Directive<String> DBFILENAME = add("dbfilename", Text.fileName(), "dump.rdb", Mutability.PROTECTED);
+    static final Directive<Boolean> RDB_DEL_SYNC_FILES = add("rdb-del-sync-files", Bool.yesNo(), false,
+            Mutability.MUTABLE);
+    /** Redis's hidden test knob: microseconds to pause per key loaded (negative: 1 us once per that many keys). */
+    static final Directive<Long> KEY_LOAD_DELAY = add("key-load-delay", Int.range(INT_MIN, INT_MAX), 0L,
+            Mutability.MUTABLE);
     static final Directive<String> DIR = add("dir", new Directory(),
             Path.of("").toAbsolutePath().normalize().toString(), Mutability.PROTECTED);
 

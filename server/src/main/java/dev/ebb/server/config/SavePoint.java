@@ -1,9 +1,8 @@
 package dev.ebb.server.config;
 
 /**
- * One {@code save <seconds> <changes>} point: snapshot after {@code seconds} if at least {@code changes} writes
- * happened. Ebb has no persistence: save points are accepted, reported by CONFIG GET and rewritten, but nothing is
- * ever saved.
+ * One {@code save <seconds> <changes>} point: a background save starts when more than {@code seconds} have passed
+ * since the last save and at least {@code changes} writes happened meanwhile.
  */
 public record SavePoint(long seconds, long changes) {
     public SavePoint {

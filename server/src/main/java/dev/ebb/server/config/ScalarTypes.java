@@ -268,7 +268,7 @@ final class ScalarTypes {
     /**
      * The working directory, kept as a normalized absolute path. A relative path is resolved against the previous
      * value, which is what Redis's {@code chdir} amounts to. The JVM cannot change its own working directory, so Ebb
-     * records the directory without moving into it; nothing in Ebb writes files there yet (no persistence).
+     * records the directory without moving into it; the RDB file is written and read there.
      */
     static final class Directory extends SingleArg<String> {
         @Override

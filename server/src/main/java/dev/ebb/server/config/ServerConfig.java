@@ -217,16 +217,41 @@ public final class ServerConfig {
         return value(Directives.DATABASES).intValue();
     }
 
-    // ---------------------------------------------------------------- SNAPSHOTTING (no effect: no persistence)
+    // ---------------------------------------------------------------- SNAPSHOTTING
 
-    /** {@code save}: configured save points, reported only; Ebb never saves. */
+    /** {@code save}: the save points; a BGSAVE starts when one is reached (empty: none). */
     public List<SavePoint> save() {
         return value(Directives.SAVE);
     }
 
-    /** {@code dbfilename}: reported only; Ebb writes no RDB file. */
+    /** {@code dbfilename}: the RDB file's name in {@link #dir()}. */
     public String dbFilename() {
         return value(Directives.DBFILENAME);
+    }
+
+    /** {@code stop-writes-on-bgsave-error}: refuse writes (MISCONF) while the last background save failed. */
+    public boolean stopWritesOnBgsaveError() {
+        return value(Directives.STOP_WRITES_ON_BGSAVE_ERROR);
+    }
+
+    /** {@code rdbcompression}: LZF-compress strings in RDB files. */
+    public boolean rdbCompression() {
+        return value(Directives.RDBCOMPRESSION);
+    }
+
+    /** {@code rdbchecksum}: write (and check on load) the CRC-64 at the end of RDB files. */
+    public boolean rdbChecksum() {
+        return value(Directives.RDBCHECKSUM);
+    }
+
+    /** {@code key-load-delay}: microseconds to pause per key loaded, for tests (see Redis's debugDelay). */
+    public int keyLoadDelay() {
+        return value(Directives.KEY_LOAD_DELAY).intValue();
+    }
+
+    /** {@code rdb-del-sync-files}: delete RDB files made only for replication (Ebb makes none: no replication yet). */
+    public boolean rdbDelSyncFiles() {
+        return value(Directives.RDB_DEL_SYNC_FILES);
     }
 
     /** {@code dir}: absolute working directory; relative pidfile and logfile paths are resolved against it. */

@@ -3,9 +3,15 @@ package dev.ebb.server.embedded;
 import dev.ebb.server.EbbServer;
 import dev.ebb.server.config.ConfigException;
 import dev.ebb.server.config.ServerConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -28,16 +34,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * before each test unless {@link #keepDataBetweenTests()} is called. With {@link #manualClock()}
  * the server's clock (for TTLs) only moves when the test calls {@link #advanceClock(long)}.
  * DEBUG is refused, as by default in Redis 7, unless the test enables it:
- * {@code config("enable-debug-command", "yes")}.
+ * {@code config("enable-debug-command", "yes")}. A test server persists nothing unless asked: it has
+ * no save points ({@code save ""}) unless the test configures some, and unless the test sets
+ * {@code dir} it works in a fresh temporary directory (removed after the last test), so no test
+ * loads or leaves an RDB file in the build's directory.
  */
 public final class EbbExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback {
     private final Map<String, String[]> directives = new LinkedHashMap<>();
     private boolean flushBeforeEach = true;
     private AtomicLong manualClock;
     private EbbServer server;
+    private Path tempDir;
 
     public EbbExtension() {
         directives.put("port", new String[] {"0"});
+        directives.put("save", new String[] {""});
     }
 
     /**
@@ -94,6 +105,14 @@ public final class EbbExtension implements BeforeAllCallback, AfterAllCallback, 
             }
             text.append('\n');
         });
+        if (!directives.containsKey("dir")) {
+            try {
+                tempDir = Files.createTempDirectory("ebb-test-");
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create the test server's directory", e);
+            }
+            text.append("dir ").append(quote(tempDir.toString())).append('\n');
+        }
         ServerConfig config;
         try {
             config = ServerConfig.fromText(text.toString());
@@ -125,6 +144,18 @@ public final class EbbExtension implements BeforeAllCallback, AfterAllCallback, 
         if (server != null) {
             server.close();
             server = null;
+        }
+        if (tempDir != null) {
+            deleteTree(tempDir);
+            tempDir = null;
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // A temporary directory left behind is harmless.
         }
     }
 }

@@ -54,7 +54,7 @@ class InfoCommandTest {
             "rss_overhead_ratio", "rss_overhead_bytes", "mem_fragmentation_ratio", "mem_fragmentation_bytes", "mem_not_counted_for_evict", "mem_replication_backlog",
             "mem_total_replication_buffers", "mem_clients_slaves", "mem_clients_normal", "mem_cluster_links", "mem_aof_buffer", "mem_allocator",
             "active_defrag_running", "lazyfree_pending_objects", "lazyfreed_objects", "loading", "async_loading", "current_cow_peak",
-            "current_cow_size", "current_cow_size_age", "current_fork_perc", "current_save_keys_processed", "current_save_keys_total", "rdb_bgsave_in_progress",
+            "current_cow_size", "current_cow_size_age", "current_fork_perc", "current_save_keys_processed", "current_save_keys_total", "rdb_changes_since_last_save", "rdb_bgsave_in_progress",
             "rdb_last_save_time", "rdb_last_bgsave_status", "rdb_last_bgsave_time_sec", "rdb_current_bgsave_time_sec", "rdb_saves", "rdb_last_cow_size",
             "rdb_last_load_keys_expired", "rdb_last_load_keys_loaded", "aof_enabled", "aof_rewrite_in_progress", "aof_rewrite_scheduled", "aof_last_rewrite_time_sec",
             "aof_current_rewrite_time_sec", "aof_last_bgrewrite_status", "aof_rewrites", "aof_rewrites_consecutive_failures", "aof_last_write_status", "aof_last_cow_size",

@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
  * verbatim strings) or whether the server closed the connection. {@link #reply()} reads exactly one
  * complete reply, however it is nested, and returns its bytes as Latin-1 text.
  */
-final class RespTestSocket implements Closeable {
+public final class RespTestSocket implements Closeable {
     private static final int TIMEOUT_MS = 5000;
 
     private final Socket socket;
@@ -28,7 +28,7 @@ final class RespTestSocket implements Closeable {
         this(ebb.host(), ebb.port());
     }
 
-    RespTestSocket(String host, int port) throws IOException {
+    public RespTestSocket(String host, int port) throws IOException {
         socket = new Socket(host, port);
         socket.setSoTimeout(TIMEOUT_MS);
         out = socket.getOutputStream();
@@ -59,7 +59,7 @@ final class RespTestSocket implements Closeable {
     }
 
     /** Sends {@code args} and returns the reply. */
-    String call(String... args) throws IOException {
+    public String call(String... args) throws IOException {
         send(args);
         return reply();
     }

@@ -1,6 +1,7 @@
 package dev.ebb.server.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import dev.ebb.server.EbbServer;
 import dev.ebb.server.LogCapture;
 import dev.ebb.server.ShutdownSequence;
 import dev.ebb.server.config.ServerConfig;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,36 +17,54 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SHUTDOWN and saving, until Ebb has persistence: SAVE fails as a Redis 7.2 whose final save fails
- * (the same reply, the same log lines, with Ebb's reason), FORCE exits anyway, and save points are
- * logged as ignored by a plain SHUTDOWN (where Ebb deliberately differs: Redis would refuse).
+ * SHUTDOWN and saving, as Redis 7.2's finishShutdown: SAVE, or save points without NOSAVE, write the
+ * RDB file before the server stops (the same log lines); a save that fails refuses the shutdown with
+ * Redis's reply and keeps serving, unless FORCE; NOSAVE stops without writing.
  */
 class ShutdownSaveTest {
     private static final Duration STOP = Duration.ofSeconds(30);
 
     @TempDir
-    Path dir;
+    Path root;
+
+    private Path dir;
 
     private EbbServer start(String extra) throws Exception {
-        return EbbServer.start(ServerConfig.fromText("port 0\ndir " + dir + "\n" + extra));
+        dir = Files.createDirectories(root.resolve("data"));
+        return EbbServer.start(ServerConfig.fromText("port 0\nsave \"\"\ndir " + dir + "\n" + extra));
     }
 
-    private String saveFailure() throws Exception {
-        return "WARN Failed saving the final RDB snapshot dump.rdb (in server root dir " + dir.toRealPath()
-                + "): Ebb has no persistence yet";
+    private Path dump() {
+        return dir.resolve("dump.rdb");
     }
 
     @Test
-    void shutdownSaveShouldReplyAsRedisLogWhyAndKeepServing() throws Exception {
+    void shutdownSaveShouldWriteTheFileAndStop() throws Exception {
         try (LogCapture log = new LogCapture(ShutdownSequence.class); EbbServer server = start("");
                 RespTestSocket s = new RespTestSocket("127.0.0.1", server.port())) {
+            s.call("SET", "k", "v");
+
+            s.send("SHUTDOWN", "SAVE");
+
+            assertTrue(s.closedByServer(), "no reply, just the end of the connection");
+            assertTimeoutPreemptively(STOP, server::awaitTermination);
+            assertEquals(List.of("INFO User requested shutdown...",
+                    "INFO Saving the final RDB snapshot before exiting."), log.lines());
+            assertTrue(Files.size(dump()) > 0);
+        }
+    }
+
+    @Test
+    void aFailedSaveShouldRefuseTheShutdownAndKeepServing() throws Exception {
+        try (LogCapture log = new LogCapture(ShutdownSequence.class); EbbServer server = start("");
+                RespTestSocket s = new RespTestSocket("127.0.0.1", server.port())) {
+            Files.delete(dir);
 
             String reply = s.call("SHUTDOWN", "SAVE");
 
             assertEquals("-ERR Errors trying to SHUTDOWN. Check logs.\r\n", reply);
             assertEquals(List.of("INFO User requested shutdown...",
                     "INFO Saving the final RDB snapshot before exiting.",
-                    saveFailure(),
                     "WARN Error trying to save the DB, can't exit.",
                     "WARN Errors trying to shut down the server. Check the logs for more information."), log.lines());
             assertEquals("+PONG\r\n", s.call("PING"));
@@ -52,9 +72,10 @@ class ShutdownSaveTest {
     }
 
     @Test
-    void shutdownSaveForceShouldLogTheFailureAndExitAnyway() throws Exception {
+    void aFailedSaveWithForceShouldExitAnyway() throws Exception {
         try (LogCapture log = new LogCapture(ShutdownSequence.class); EbbServer server = start("");
                 RespTestSocket s = new RespTestSocket("127.0.0.1", server.port())) {
+            Files.delete(dir);
 
             s.send("SHUTDOWN", "SAVE", "FORCE");
 
@@ -62,13 +83,12 @@ class ShutdownSaveTest {
             assertTimeoutPreemptively(STOP, server::awaitTermination);
             assertEquals(List.of("INFO User requested shutdown...",
                     "INFO Saving the final RDB snapshot before exiting.",
-                    saveFailure(),
                     "WARN Error trying to save the DB. Exit anyway."), log.lines());
         }
     }
 
     @Test
-    void plainShutdownWithSavePointsShouldSayTheyAreIgnoredAndStop() throws Exception {
+    void plainShutdownWithSavePointsShouldSave() throws Exception {
         try (LogCapture log = new LogCapture(ShutdownSequence.class); EbbServer server = start("save 3600 1\n");
                 RespTestSocket s = new RespTestSocket("127.0.0.1", server.port())) {
 
@@ -77,13 +97,13 @@ class ShutdownSaveTest {
             assertTrue(s.closedByServer(), "no reply, just the end of the connection");
             assertTimeoutPreemptively(STOP, server::awaitTermination);
             assertEquals(List.of("INFO User requested shutdown...",
-                    "WARN Not saving the final RDB snapshot: Ebb has no persistence yet, the save points are ignored."),
-                    log.lines());
+                    "INFO Saving the final RDB snapshot before exiting."), log.lines());
+            assertTrue(Files.exists(dump()));
         }
     }
 
     @Test
-    void shutdownNosaveWithSavePointsShouldStopWithoutMentioningThem() throws Exception {
+    void shutdownNosaveWithSavePointsShouldStopWithoutSaving() throws Exception {
         try (LogCapture log = new LogCapture(ShutdownSequence.class); EbbServer server = start("save 3600 1\n");
                 RespTestSocket s = new RespTestSocket("127.0.0.1", server.port())) {
 
@@ -92,6 +112,7 @@ class ShutdownSaveTest {
             assertTrue(s.closedByServer(), "no reply, just the end of the connection");
             assertTimeoutPreemptively(STOP, server::awaitTermination);
             assertEquals(List.of("INFO User requested shutdown..."), log.lines());
+            assertFalse(Files.exists(dump()));
         }
     }
 
@@ -103,8 +124,8 @@ class ShutdownSaveTest {
 
             assertTimeoutPreemptively(STOP, server::awaitTermination);
             assertEquals(List.of("INFO User requested shutdown...",
-                    "WARN Not saving the final RDB snapshot: Ebb has no persistence yet, the save points are ignored."),
-                    log.lines());
+                    "INFO Saving the final RDB snapshot before exiting."), log.lines());
+            assertTrue(Files.exists(dump()));
         }
     }
 }

@@ -78,7 +78,7 @@ class ConfigGetSetTest {
     void getPrintsValuesInRedisFormat() {
         assertEquals("127.0.0.1 -::1", get("bind"));
         assertEquals("yes", get("protected-mode"));
-        assertEquals("", get("save"));
+        assertEquals("3600 1 300 100 60 10000", get("save"));
         assertEquals("noeviction", get("maxmemory-policy"));
         assertEquals("536870912", get("proto-max-bulk-len"));
         assertEquals("1073741824", get("client-query-buffer-limit"));

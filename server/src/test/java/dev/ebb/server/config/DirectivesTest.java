@@ -127,7 +127,7 @@ class DirectivesTest {
         assertEquals(250, c.activeExpireSliceMicros());
         assertEquals(ClientOutputBufferLimits.DEFAULTS, c.clientOutputBufferLimits());
         assertEquals(0, c.notifyKeyspaceEvents());
-        assertEquals(List.of(), c.save());
+        assertEquals(List.of(new SavePoint(3600, 1), new SavePoint(300, 100), new SavePoint(60, 10000)), c.save());
         assertEquals(-2, c.listMaxListpackSize());
         assertEquals(512, c.hashMaxListpackEntries());
         assertEquals(5000, c.busyReplyThreshold());

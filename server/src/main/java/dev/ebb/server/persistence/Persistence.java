@@ -1,0 +1,465 @@
+package dev.ebb.server.persistence;
+
+import dev.ebb.server.Server;
+import dev.ebb.server.config.SavePoint;
+import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.persistence.EntryWriter.AccessInfo;
+import dev.ebb.storage.Database;
+import dev.ebb.storage.KeyspaceListener;
+import dev.ebb.storage.expiry.ExpiryStrategyKind;
+import dev.ebb.storage.rdb.RdbLimits;
+import dev.ebb.storage.rdb.RdbReader;
+import dev.ebb.storage.snapshot.Snapshot;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * RDB persistence, Redis's rdb.c and the save half of serverCron: SAVE, BGSAVE (now or scheduled),
+ * the save points, the change counter they read ({@code rdb_changes_since_last_save}), the
+ * {@code stop-writes-on-bgsave-error} refusal, loading {@code dir/dbfilename} at start-up while
+ * commands are answered {@code -LOADING}, DEBUG RELOAD, and the INFO persistence figures.
+ *
+ * <p>SAVE walks a {@link Snapshot} to its end on the loop and writes as it goes (the loop is blocked,
+ * as in Redis). BGSAVE is a {@link BackgroundSave}. Loading at start-up reads the file on its own
+ * thread into fresh databases that no one else sees, then swaps them in on the loop in O(databases).
+ *
+ * <p><b>Changes.</b> {@link #dirty()} counts key modifications as the keyspace reports them (one per
+ * key written, deleted or expired, per flushed key, per SWAPDB), where Redis counts per command (HSET
+ * of three new fields counts 3 in Redis, 1 here). Save points compare against it as Redis does.
+ *
+ * <p>Loop thread only, except where a method says otherwise.
+ */
+public final class Persistence {
+    private static final Logger LOG = LoggerFactory.getLogger(Persistence.class);
+
+    /** Redis's CONFIG_BGSAVE_RETRY_DELAY: seconds before a save point retries after a failed BGSAVE. */
+    static final long BGSAVE_RETRY_DELAY_SECONDS = 5;
+
+    private final Server server;
+    private ScheduledExecutorService loop;
+
+    private long dirty;
+    private long dirtyBeforeBgsave;
+    private long lastSaveSeconds;
+    private long lastBgsaveTrySeconds;
+    private boolean lastBgsaveOk = true;
+    private long lastBgsaveSeconds = -1;
+    private long saves;
+    private long lastCowBytes;
+    private boolean bgsaveScheduled;
+    private BackgroundSave bgsave;
+    private long bgsaveStartMs;
+
+    private volatile boolean loading;
+    private long loadingStartSeconds;
+    private long loadingTotalBytes;
+    private final AtomicLong loadedBytes = new AtomicLong();
+    private long lastLoadKeysLoaded;
+    private long lastLoadKeysExpired;
+
+    public Persistence(Server server, long startMs) {
+        this.server = server;
+        this.lastSaveSeconds = startMs / 1000;
+    }
+
+    /**
+     * Runs {@code task} on the loop from a background thread; dropped if the server has stopped
+     * meanwhile (nothing is left to report to).
+     */
+    void onLoop(Runnable task) {
+        try {
+            loop.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            LOG.debug("Server stopped before a persistence result arrived");
+        }
+    }
+
+    /** The loop's executor, for BGSAVE slices and the hand-back from background threads. */
+    public void useLoop(ScheduledExecutorService executor) {
+        this.loop = executor;
+    }
+
+    // ---------------------------------------------------------------- changes
+
+    /** Writes since the last successful save ({@code rdb_changes_since_last_save}). */
+    public long dirty() {
+        return dirty;
+    }
+
+    /** Wraps {@code next} so that every key modification, flush and swap also counts as a change. */
+    public KeyspaceListener countingChanges(KeyspaceListener next) {
+        return new KeyspaceListener() {
+            @Override
+            public void keyModified(Database db, byte[] key) {
+                dirty++;
+                next.keyModified(db, key);
+            }
+
+            @Override
+            public void beforeFlush(Database db) {
+                dirty += db.size();
+                next.beforeFlush(db);
+            }
+
+            @Override
+            public void beforeSwap(Database db, Database other) {
+                dirty++;
+                next.beforeSwap(db, other);
+            }
+        };
+    }
+
+    // ---------------------------------------------------------------- SAVE
+
+    /** Whether a BGSAVE is running ({@code rdb_bgsave_in_progress}). */
+    public boolean bgsaveInProgress() {
+        return bgsave != null;
+    }
+
+    /**
+     * SAVE: writes the RDB file now, on the loop. Logs as Redis's rdbSave.
+     *
+     * @return true if the file was written
+     */
+    public boolean save() {
+        saves++;
+        long nowMs = server.nowMs();
+        Path dir = server.config().dir();
+        Path temp = RdbFiles.tempFile(dir);
+        RdbFiles.Target file;
+        try {
+            file = new RdbFiles.Target(temp, RdbFiles.options(server));
+        } catch (IOException e) {
+            LOG.warn("Failed opening the temp RDB file {} (in server root dir {}) for saving: {}",
+                    temp.getFileName(), dir, RdbFiles.reason(e));
+            return false;
+        }
+        try (file) {
+            writeAll(file, nowMs);
+            file.commit(rdbPath());
+        } catch (RdbFiles.MoveFailed e) {
+            LOG.warn(e.getMessage());
+            return false;
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("Write error saving DB on disk: {}", e.getMessage());
+            return false;
+        }
+        LOG.info("DB saved on disk");
+        dirty = 0;
+        lastSaveSeconds = nowMs / 1000;
+        lastBgsaveOk = true;
+        return true;
+    }
+
+    private void writeAll(RdbFiles.Target file, long nowMs) throws IOException {
+        Database[] dbs = databases();
+        long[] sizes = new long[dbs.length];
+        long[] expires = new long[dbs.length];
+        for (int i = 0; i < dbs.length; i++) {
+            sizes[i] = dbs[i].size();
+            expires[i] = dbs[i].expiresSize();
+        }
+        file.writer.header(RdbFiles.auxFields(nowMs, server.usedMemory()));
+        EntryWriter entries = new EntryWriter(file.writer, sizes, expires);
+        AccessInfo access = EntryWriter.accessInfo(server.config().maxmemoryPolicy());
+        int decay = server.config().lfuDecayTime();
+        Snapshot snapshot = Snapshot.begin(dbs, (db, key, value, expireAt, meta) -> {
+            try {
+                entries.write(db, key, value, expireAt, EntryWriter.idleSeconds(access, meta, nowMs),
+                        EntryWriter.frequency(access, meta, nowMs, decay));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        try {
+            while (!snapshot.isComplete()) {
+                snapshot.advance(1 << 16);
+            }
+        } finally {
+            snapshot.abandon();
+        }
+    }
+
+    /** {@code dir/dbfilename}. */
+    public Path rdbPath() {
+        return server.config().dir().resolve(server.config().dbFilename());
+    }
+
+    // ---------------------------------------------------------------- BGSAVE
+
+    /**
+     * Starts a BGSAVE now (the caller checked none is running). Logs as Redis.
+     *
+     * @return true if it started; false if it could not (logged)
+     */
+    public boolean startBgsave() {
+        long nowMs = server.nowMs();
+        lastBgsaveTrySeconds = nowMs / 1000;
+        dirtyBeforeBgsave = dirty;
+        ServerConfig config = server.config();
+        bgsave = new BackgroundSave(this, loop, databases(), rdbPath(), RdbFiles.options(server),
+                RdbFiles.auxFields(nowMs, server.usedMemory()), EntryWriter.accessInfo(config.maxmemoryPolicy()),
+                config.lfuDecayTime(), nowMs);
+        bgsaveStartMs = nowMs;
+        bgsaveScheduled = false;
+        saves++;
+        LOG.info("Background saving started");
+        bgsave.start();
+        return true;
+    }
+
+    /** BGSAVE SCHEDULE (or BGSAVE inside MULTI) while another save runs: start it when nothing does. */
+    public void scheduleBgsave() {
+        bgsaveScheduled = true;
+    }
+
+    /** The save thread finished ({@code failure} null on success). Loop thread, via the loop's executor. */
+    void backgroundSaveDone(BackgroundSave done, IOException failure) {
+        if (done != bgsave) {
+            return;
+        }
+        bgsave = null;
+        long nowMs = server.nowMs();
+        lastBgsaveSeconds = (nowMs - bgsaveStartMs) / 1000;
+        lastCowBytes = done.peakInFlightBytes();
+        if (failure == null) {
+            LOG.info("Background saving terminated with success");
+            dirty -= dirtyBeforeBgsave;
+            lastSaveSeconds = nowMs / 1000;
+            lastBgsaveOk = true;
+        } else {
+            done.failed();
+            LOG.warn("Background saving error");
+            lastBgsaveOk = false;
+        }
+    }
+
+    /** Stops a running BGSAVE and deletes its temporary file (SHUTDOWN, FLUSHALL, DEBUG RELOAD). */
+    public void killBgsave() {
+        BackgroundSave running = bgsave;
+        if (running != null) {
+            // As a child killed with SIGUSR1 in Redis: the last status is left as it was.
+            bgsave = null;
+            running.kill();
+        }
+    }
+
+    /**
+     * The save part of serverCron: a scheduled BGSAVE, then the first save point reached (more than
+     * its seconds since the last save and at least its changes), retried no sooner than
+     * {@link #BGSAVE_RETRY_DELAY_SECONDS} after a failed one.
+     */
+    public void cron(long nowMs) {
+        if (bgsave != null || loading) {
+            return;
+        }
+        long now = nowMs / 1000;
+        boolean mayRetry = now - lastBgsaveTrySeconds > BGSAVE_RETRY_DELAY_SECONDS || lastBgsaveOk;
+        if (bgsaveScheduled && mayRetry) {
+            startBgsave();
+            return;
+        }
+        for (SavePoint point : server.config().save()) {
+            if (dirty >= point.changes() && now - lastSaveSeconds > point.seconds() && mayRetry) {
+                LOG.info("{} changes in {} seconds. Saving...", point.changes(), point.seconds());
+                startBgsave();
+                return;
+            }
+        }
+    }
+
+    /**
+     * Redis's writeCommandsDeniedByDiskError for RDB: writes are refused (MISCONF) while the last
+     * background save failed, save points are configured and {@code stop-writes-on-bgsave-error} is on.
+     */
+    public boolean deniesWrites() {
+        return !lastBgsaveOk && server.config().stopWritesOnBgsaveError() && !server.config().save().isEmpty();
+    }
+
+    // ---------------------------------------------------------------- loading
+
+    /** Whether the dataset is being loaded ({@code -LOADING} for commands without the loading flag). */
+    public boolean loading() {
+        return loading;
+    }
+
+    /**
+     * Starts loading {@code dir/dbfilename} on its own thread if the file exists; the databases are
+     * swapped in on the loop when the whole file has been read. {@code onFatal} runs on the loop if the
+     * file cannot be loaded, after Redis's log lines: the server must not serve without its data.
+     */
+    public void loadAtStartup(Runnable onFatal) {
+        Path path = rdbPath();
+        if (!Files.exists(path)) {
+            return;
+        }
+        long nowMs = server.nowMs();
+        loading = true;
+        loadingStartSeconds = nowMs / 1000;
+        try {
+            loadingTotalBytes = Files.size(path);
+        } catch (IOException e) {
+            loadingTotalBytes = 0;
+        }
+        loadedBytes.set(0);
+        Thread t = new Thread(() -> {
+            long startNanos = System.nanoTime();
+            try {
+                Database[] fresh = freshDatabases();
+                RdbLoad result = read(path, fresh, nowMs);
+                double seconds = (System.nanoTime() - startNanos) / 1e9;
+                onLoop(() -> {
+                    install(fresh, result);
+                    loading = false;
+                    LOG.info("DB loaded from disk: {} seconds", String.format("%.3f", seconds));
+                });
+            } catch (IOException | RuntimeException e) {
+                onLoop(() -> {
+                    logLoadFailure(path, e);
+                    onFatal.run();
+                });
+            }
+        }, "ebb-rdb-load");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void logLoadFailure(Path path, Exception e) {
+        if (e instanceof NoSuchFileException || !(e instanceof dev.ebb.storage.rdb.RdbException)) {
+            LOG.warn("Fatal error loading the DB: {}. Exiting.", e instanceof IOException io ? RdbFiles.reason(io)
+                    : e.toString());
+            return;
+        }
+        LOG.warn(e.getMessage());
+        LOG.warn("Fatal error loading the DB, check server logs. Exiting.");
+    }
+
+    /**
+     * DEBUG RELOAD: saves (unless {@code save} is false), then replaces the dataset with the file's, on
+     * the loop.
+     *
+     * @return null on success, else the error to reply (Redis's: a bare {@code ERR} when the save fails)
+     */
+    public String debugReload(boolean save) {
+        if (save && !save()) {
+            return "ERR";
+        }
+        killBgsave();
+        try {
+            Database[] fresh = freshDatabases();
+            RdbLoad result = read(rdbPath(), fresh, server.nowMs());
+            install(fresh, result);
+        } catch (IOException e) {
+            LOG.warn("Error trying to load the RDB dump: {}", e.getMessage());
+            return "ERR Error trying to load the RDB dump, check server logs.";
+        }
+        LOG.info("DB reloaded by DEBUG RELOAD");
+        return null;
+    }
+
+    private RdbLoad read(Path path, Database[] fresh, long nowMs) throws IOException {
+        RdbLoad visitor = new RdbLoad(fresh, nowMs, server.config().keyLoadDelay());
+        RdbReader reader = new RdbReader(limits(server.config()), server.config().rdbChecksum());
+        try (InputStream in = new RdbLoad.CountingInput(new BufferedInputStream(Files.newInputStream(path), 1 << 16),
+                loadedBytes)) {
+            reader.read(in, visitor);
+        }
+        LOG.info("Done loading RDB, keys loaded: {}, keys expired: {}.", visitor.loaded(), visitor.expired());
+        return visitor;
+    }
+
+    /** Swaps the loaded databases in: O(databases). The change counter starts again from 0. */
+    private void install(Database[] fresh, RdbLoad result) {
+        Database[] dbs = databases();
+        for (int i = 0; i < dbs.length; i++) {
+            dbs[i].flush();
+            dbs[i].swapWith(fresh[i]);
+        }
+        dirty = 0;
+        lastLoadKeysLoaded = result.loaded();
+        lastLoadKeysExpired = result.expired();
+    }
+
+    private Database[] freshDatabases() {
+        ServerConfig config = server.config();
+        ExpiryStrategyKind kind = ExpiryStrategyKind.fromConfigName(config.expiryStrategy().configName());
+        SplittableRandom seeds = new SplittableRandom(System.nanoTime());
+        Database[] fresh = new Database[server.databases()];
+        for (int i = 0; i < fresh.length; i++) {
+            fresh[i] = new Database(i, seeds.nextLong(), kind);
+        }
+        return fresh;
+    }
+
+    static RdbLimits limits(ServerConfig c) {
+        return new RdbLimits(c.hashMaxListpackEntries(), c.hashMaxListpackValue(), c.setMaxIntsetEntries(),
+                c.setMaxListpackEntries(), c.setMaxListpackValue(), c.zsetMaxListpackEntries(),
+                c.zsetMaxListpackValue(), c.listMaxListpackSize());
+    }
+
+    private Database[] databases() {
+        Database[] dbs = new Database[server.databases()];
+        for (int i = 0; i < dbs.length; i++) {
+            dbs[i] = server.db(i);
+        }
+        return dbs;
+    }
+
+    // ---------------------------------------------------------------- INFO persistence
+
+    /** Appends Redis 7.2's RDB lines of INFO persistence, from {@code loading} to {@code rdb_last_load_keys_loaded}. */
+    public void appendInfo(StringBuilder out, long nowMs) {
+        BackgroundSave running = bgsave;
+        line(out, "loading", loading ? 1 : 0);
+        line(out, "async_loading", 0);
+        if (loading) {
+            long loaded = loadedBytes.get();
+            long elapsed = Math.max(nowMs / 1000 - loadingStartSeconds, 0);
+            double perc = loadingTotalBytes == 0 ? 0 : (double) loaded / loadingTotalBytes * 100;
+            long eta = elapsed == 0 || loaded == 0 ? 1 : (long) ((loadingTotalBytes - loaded) / ((double) loaded / elapsed));
+            line(out, "loading_start_time", loadingStartSeconds);
+            line(out, "loading_total_bytes", loadingTotalBytes);
+            line(out, "loading_rdb_used_mem", 0);
+            line(out, "loading_loaded_bytes", loaded);
+            line(out, "loading_loaded_perc", String.format("%.2f", perc));
+            line(out, "loading_eta_seconds", eta);
+        }
+        long total = running == null ? 0 : running.keysTotal();
+        long processed = running == null ? 0 : running.keysWritten();
+        line(out, "current_cow_peak", running == null ? 0 : running.peakInFlightBytes());
+        line(out, "current_cow_size", running == null ? 0 : running.inFlightBytes());
+        line(out, "current_cow_size_age", 0);
+        line(out, "current_fork_perc", String.format("%.2f", total == 0 ? 0.0 : (double) processed / total * 100));
+        line(out, "current_save_keys_processed", processed);
+        line(out, "current_save_keys_total", total);
+        line(out, "rdb_changes_since_last_save", dirty);
+        line(out, "rdb_bgsave_in_progress", running == null ? 0 : 1);
+        line(out, "rdb_last_save_time", lastSaveSeconds);
+        line(out, "rdb_last_bgsave_status", lastBgsaveOk ? "ok" : "err");
+        line(out, "rdb_last_bgsave_time_sec", lastBgsaveSeconds);
+        line(out, "rdb_current_bgsave_time_sec", running == null ? -1 : (nowMs - bgsaveStartMs) / 1000);
+        line(out, "rdb_saves", saves);
+        line(out, "rdb_last_cow_size", lastCowBytes);
+        line(out, "rdb_last_load_keys_expired", lastLoadKeysExpired);
+        line(out, "rdb_last_load_keys_loaded", lastLoadKeysLoaded);
+    }
+
+    /** LASTSAVE: unix seconds of the last successful save (the start time before any). */
+    public long lastSaveSeconds() {
+        return lastSaveSeconds;
+    }
+
+    private static void line(StringBuilder out, String name, Object value) {
+        out.append(name).append(':').append(value).append("\r\n");
+    }
+}

@@ -69,7 +69,6 @@ public final class Database {
 
     private static final long MISSING = Long.MIN_VALUE;
     private static final int SCAN_BUFFER_INITIAL = 16;
-    private static final int PRINTABLE_KEY_LIMIT = 64;
 
     private final int id;
     private final long seed;
@@ -80,19 +79,14 @@ public final class Database {
     private NewKeyListener newKeyListener = NewKeyListener.NONE;
     private KeyspaceListener keyspaceListener = KeyspaceListener.NONE;
     private final VolatileHashes volatileHashes;
-    /** The snapshot's view of the current tables and its sink, or both null when none is under way. */
-    private SnapshotTables snapshotTables;
-    private PreImageSink preImageSink;
+    private final SnapshotHook snapshot = new SnapshotHook();
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
     private long avgTtlMs;
     private long expiredKeys;
 
-    private boolean lfu;
-    private int lfuLogFactor = 10;
-    private int lfuDecayMinutes = 1;
-    private long lfuRandomState;
+    private final AccessMeta access;
 
     private byte[][] scanKeys = new byte[SCAN_BUFFER_INITIAL][];
     private Object[] scanValues = new Object[SCAN_BUFFER_INITIAL];
@@ -119,7 +113,7 @@ public final class Database {
         this.expires = new LongDict(seed);
         this.expiryStrategy = expiryKind.newStrategy();
         this.volatileHashes = new VolatileHashes(seed);
-        this.lfuRandomState = seed;
+        this.access = new AccessMeta(seed);
     }
 
     /**
@@ -127,18 +121,12 @@ public final class Database {
      * LFU counter with Redis's {@code lfu-log-factor} and {@code lfu-decay-time} (minutes).
      */
     public void trackFrequency(boolean lfu, int logFactor, int decayMinutes) {
-        if (logFactor < 0 || decayMinutes < 0) {
-            throw new IllegalArgumentException("LFU parameters must not be negative: logFactor=" + logFactor
-                    + ", decayMinutes=" + decayMinutes);
-        }
-        this.lfu = lfu;
-        this.lfuLogFactor = logFactor;
-        this.lfuDecayMinutes = decayMinutes;
+        access.configure(lfu, logFactor, decayMinutes);
     }
 
     /** Whether metas hold LFU counters (see {@link #trackFrequency}). */
     public boolean tracksFrequency() {
-        return lfu;
+        return access.lfu();
     }
 
     public int id() {
@@ -214,9 +202,9 @@ public final class Database {
         if (h < 0) {
             return null;
         }
-        preserve(h);
+        snapshot.preserve(dict, h);
         if (touch) {
-            dict.setMetaAt(h, accessedMeta(dict.metaAt(h), nowMs));
+            dict.setMetaAt(h, access.accessed(dict.metaAt(h), nowMs));
         }
         return dict.valueAt(h);
     }
@@ -357,7 +345,7 @@ public final class Database {
         if (h < 0) {
             return -1;
         }
-        return idleSeconds(dict.metaAt(h), nowMs) * 1000L;
+        return AccessMeta.idleSeconds(dict.metaAt(h), nowMs) * 1000L;
     }
 
     /**
@@ -369,7 +357,7 @@ public final class Database {
             return -1;
         }
         int h = dict.find(key);
-        return h < 0 ? -1 : LfuCounter.decayed(dict.metaAt(h), nowMs, lfuDecayMinutes);
+        return h < 0 ? -1 : access.frequency(dict.metaAt(h), nowMs);
     }
 
     /**
@@ -382,47 +370,17 @@ public final class Database {
      */
     public boolean setAccessInfo(byte[] key, long lruIdleSeconds, int lfuFreq, long nowMs) {
         int h = dict.find(key);
-        if (h < 0) {
+        int meta = h < 0 ? -1 : access.fromAccessInfo(lruIdleSeconds, lfuFreq, nowMs);
+        if (meta < 0) {
             return false;
         }
-        if (lfu) {
-            if (lfuFreq < 0) {
-                return false;
-            }
-            dict.setMetaAt(h, LfuCounter.withCounter(Math.min(lfuFreq, LfuCounter.MAX_COUNTER), nowMs));
-            return true;
-        }
-        if (lruIdleSeconds < 0) {
-            return false;
-        }
-        long stamp = (lruClock(nowMs) - lruIdleSeconds) % (Dict.META_MASK + 1L);
-        dict.setMetaAt(h, (int) (stamp < 0 ? stamp + Dict.META_MASK + 1L : stamp));
+        dict.setMetaAt(h, meta);
         return true;
-    }
-
-    /** The meta of a key accessed at {@code nowMs} whose meta was {@code meta}. */
-    private int accessedMeta(int meta, long nowMs) {
-        if (!lfu) {
-            return lruClock(nowMs);
-        }
-        lfuRandomState += SipHash.GOLDEN_GAMMA;
-        double random = (SipHash.splitMix64(lfuRandomState) >>> 11) * 0x1.0p-53;
-        return LfuCounter.accessed(meta, nowMs, lfuLogFactor, lfuDecayMinutes, random);
-    }
-
-    /** The meta of a key created at {@code nowMs}. */
-    private int newMeta(long nowMs) {
-        return lfu ? LfuCounter.initial(nowMs) : lruClock(nowMs);
     }
 
     /** The access-time stamp kept in the dict meta: unix seconds modulo 2^24 (Redis's LRU_CLOCK_MAX + 1). */
     public static int lruClock(long nowMs) {
-        return (int) (nowMs / 1000) & Dict.META_MASK;
-    }
-
-    /** Seconds since the access stamped {@code stamp}, modulo 2^24 as Redis's estimateObjectIdleTime. */
-    static int idleSeconds(int stamp, long nowMs) {
-        return (lruClock(nowMs) - stamp) & Dict.META_MASK;
+        return AccessMeta.lruClock(nowMs);
     }
 
     // ---------------------------------------------------------------- writes
@@ -462,15 +420,10 @@ public final class Database {
     private void store(byte[] key, Object value, long nowMs, boolean keepTtl) {
         long valueBytes = Values.memoryOf(value);
         expireIfNeeded(key, nowMs);
-        int meta;
-        if (lfu) {
-            // An overwrite keeps the key's counter and counts as an access (Redis copies the old lru field).
-            int h = dict.find(key);
-            meta = h < 0 ? LfuCounter.initial(nowMs) : accessedMeta(dict.metaAt(h), nowMs);
-        } else {
-            meta = lruClock(nowMs);
-        }
-        preserve(key);
+        // An LFU overwrite keeps the key's counter and counts as an access (Redis copies the old lru field).
+        int prior = access.lfu() ? dict.find(key) : -1;
+        int meta = access.overwritten(prior < 0 ? -1 : dict.metaAt(prior), nowMs);
+        snapshot.preserve(dict, key);
         Object old = dict.put(key, value, meta);
         if (old == null) {
             payloadBytes += Values.keyBytes(key) + valueBytes;
@@ -501,10 +454,10 @@ public final class Database {
         Object old = dict.put(key, value);
         if (old != null) {
             dict.put(key, old);
-            throw new IllegalStateException("add of a key that exists: key=" + printable(key));
+            throw new IllegalStateException("add of a key that exists: key=" + KeyText.printable(key));
         }
         payloadBytes += Values.keyBytes(key) + valueBytes;
-        dict.setMetaAt(dict.find(key), newMeta(nowMs));
+        dict.setMetaAt(dict.find(key), access.initial(nowMs));
         volatileHashes.track(key, value);
         newKeyListener.added(this, key);
         keyspaceListener.keyModified(this, key);
@@ -525,7 +478,7 @@ public final class Database {
     }
 
     private Object removeEntry(byte[] key) {
-        preserve(key);
+        snapshot.preserve(dict, key);
         Object old = dict.remove(key);
         if (old == null) {
             return null;
@@ -553,17 +506,6 @@ public final class Database {
     /** {@link VolatileHashes#expire}: removes up to {@code limit} due fields of the hash at {@code key}. */
     public int expireHashFields(byte[] key, long nowMs, int limit) {
         return volatileHashes.expire(this, key, nowMs, limit);
-    }
-
-    /** The stored key instance equal to {@code key}, or null: no expiry check, no access-time update. */
-    byte[] storedKey(byte[] key) {
-        int h = dict.find(key);
-        return h < 0 ? null : dict.keyAt(h);
-    }
-
-    /** The value at {@code key}, or null: no expiry check, no access-time update. */
-    Object peek(byte[] key) {
-        return dict.get(key);
     }
 
     /**
@@ -595,9 +537,9 @@ public final class Database {
         }
         int h = dict.find(key);
         if (h < 0) {
-            throw new IllegalArgumentException("setExpire on a missing key: key=" + printable(key));
+            throw new IllegalArgumentException("setExpire on a missing key: key=" + KeyText.printable(key));
         }
-        preserve(h);
+        snapshot.preserve(dict, h);
         byte[] storedKey = dict.keyAt(h);
         expires.put(storedKey, whenMs);
         expiryStrategy.expireSet(this, storedKey, whenMs);
@@ -619,7 +561,7 @@ public final class Database {
      * @return true if the key had one
      */
     public boolean persist(byte[] key) {
-        preserve(key);
+        snapshot.preserve(dict, key);
         if (!removeExpire(key)) {
             return false;
         }
@@ -656,8 +598,7 @@ public final class Database {
     public long flush() {
         keyspaceListener.beforeFlush(this);
         // A snapshot under way keeps the dropped tables and walks them alone.
-        snapshotTables = null;
-        preImageSink = null;
+        snapshot.clear();
         long removed = dict.size();
         dict = new Dict<>(seed);
         expires = new LongDict(seed);
@@ -688,12 +629,7 @@ public final class Database {
         ExpiryStrategy s = expiryStrategy;
         expiryStrategy = other.expiryStrategy;
         other.expiryStrategy = s;
-        SnapshotTables t = snapshotTables;
-        snapshotTables = other.snapshotTables;
-        other.snapshotTables = t;
-        PreImageSink sink = preImageSink;
-        preImageSink = other.preImageSink;
-        other.preImageSink = sink;
+        snapshot.swapWith(other.snapshot);
         long p = payloadBytes;
         payloadBytes = other.payloadBytes;
         other.payloadBytes = p;
@@ -739,16 +675,7 @@ public final class Database {
      * @throws IllegalStateException if a snapshot of these tables is already under way
      */
     public SnapshotTables beginSnapshot(PreImageSink sink) {
-        if (sink == null) {
-            throw new IllegalArgumentException("sink must not be null");
-        }
-        if (preImageSink != null) {
-            throw new IllegalStateException("a snapshot is already under way: db=" + id);
-        }
-        dict.flipMarks();
-        snapshotTables = new SnapshotTables(dict, expires);
-        preImageSink = sink;
-        return snapshotTables;
+        return snapshot.begin(dict, expires, sink, id);
     }
 
     /**
@@ -757,73 +684,19 @@ public final class Database {
      * every key, or after it marked the rest ({@link SnapshotTables#markAll}) when given up. O(1).
      */
     public void endSnapshot(SnapshotTables tables) {
-        if (snapshotTables == tables) {
-            snapshotTables = null;
-            preImageSink = null;
-        }
+        snapshot.end(tables);
     }
 
-    /** Hands the entry at {@code h} to the snapshot if one is under way and has not taken it yet. */
-    private void preserve(int h) {
-        if (preImageSink != null && !dict.isMarked(h)) {
-            snapshotTables.take(h, preImageSink);
-        }
+    // ---------------------------------------------------------------- package access
+
+    /** The main dict, for {@link EvictionCandidates} and {@link VolatileHashes}; read-only use: remove keys through {@link #delete}. */
+    Dict<Object> mainDict() {
+        return dict;
     }
 
-    /** As {@link #preserve(int)} for a key that may be absent (one more probe, during a snapshot only). */
-    private void preserve(byte[] key) {
-        if (preImageSink != null) {
-            int h = dict.find(key);
-            if (h >= 0) {
-                preserve(h);
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- eviction access
-
-    /**
-     * Up to {@code count} stored keys for eviction: sampled from the main dict, or from
-     * {@code expires} when {@code volatileOnly}, through the dicts' O(count) sampler.
-     */
-    int sampleKeys(boolean volatileOnly, byte[][] out, int count) {
-        return volatileOnly ? expires.sampleKeys(out, count) : dict.sampleKeys(out, count);
-    }
-
-    /** A random stored key of the main dict, or of {@code expires} when {@code volatileOnly}; null if none. O(1). */
-    byte[] randomCandidate(boolean volatileOnly) {
-        return volatileOnly ? expires.randomKey() : dict.randomKey();
-    }
-
-    /** Keys in the main dict, or in {@code expires} when {@code volatileOnly}. */
-    int candidates(boolean volatileOnly) {
-        return volatileOnly ? expires.size() : dict.size();
-    }
-
-    /**
-     * Eviction rank of a present key, higher is evicted first (Redis's pool "idle" score): idle ms
-     * for LRU, {@code 255 - counter} for LFU, {@code Long.MAX_VALUE - expireAt} for TTL; -1 if the
-     * key is absent. Reads the meta without touching it.
-     */
-    long evictionScore(byte[] key, EvictionPolicy.Kind kind, long nowMs) {
-        if (kind == EvictionPolicy.Kind.TTL) {
-            long when = expires.get(key, MISSING);
-            return when == MISSING ? -1 : Long.MAX_VALUE - when;
-        }
-        int h = dict.find(key);
-        if (h < 0) {
-            return -1;
-        }
-        int meta = dict.metaAt(h);
-        if (kind == EvictionPolicy.Kind.LFU) {
-            return LfuCounter.MAX_COUNTER - LfuCounter.decayed(meta, nowMs, lfuDecayMinutes);
-        }
-        return idleSeconds(meta, nowMs) * 1000L;
-    }
-
-    /** Whether {@code key} is a current candidate (present, and volatile if {@code volatileOnly}). */
-    boolean isCandidate(byte[] key, boolean volatileOnly) {
-        return volatileOnly ? !expires.isEmpty() && expires.get(key, MISSING) != MISSING : dict.containsKey(key);
+    /** The per-key meta policy (LRU stamp or LFU counter). */
+    AccessMeta accessMeta() {
+        return access;
     }
 
     // ---------------------------------------------------------------- stats
@@ -910,24 +783,6 @@ public final class Database {
     public void recordTtlSample(long meanTtlMs) {
         long avg = avgTtlMs == 0 ? meanTtlMs : avgTtlMs;
         avgTtlMs = (avg / 50) * 49 + (meanTtlMs / 50);
-    }
-
-    /** Up to 64 bytes of {@code key} for messages, non-printable bytes as {@code \xNN}. */
-    static String printable(byte[] key) {
-        StringBuilder sb = new StringBuilder(Math.min(key.length, PRINTABLE_KEY_LIMIT) + 8);
-        int n = Math.min(key.length, PRINTABLE_KEY_LIMIT);
-        for (int i = 0; i < n; i++) {
-            int b = key[i] & 0xff;
-            if (b >= 0x20 && b < 0x7f && b != '\\') {
-                sb.append((char) b);
-            } else {
-                sb.append(String.format("\\x%02x", b));
-            }
-        }
-        if (key.length > n) {
-            sb.append("...(").append(key.length).append(" bytes)");
-        }
-        return sb.toString();
     }
 
     @Override

@@ -105,7 +105,7 @@ public final class Evictor {
             for (int i = 0; i < dbs.length; i++) {
                 Database db = dbs[nextRandomDb];
                 nextRandomDb = (nextRandomDb + 1) % dbs.length;
-                byte[] key = db.randomCandidate(volatileOnly);
+                byte[] key = EvictionCandidates.random(db, volatileOnly);
                 if (key != null) {
                     remove(db, key);
                     return true;
@@ -116,15 +116,15 @@ public final class Evictor {
         while (true) {
             boolean anyCandidate = false;
             for (Database db : dbs) {
-                if (db.candidates(volatileOnly) == 0) {
+                if (EvictionCandidates.count(db, volatileOnly) == 0) {
                     continue;
                 }
                 anyCandidate = true;
-                int n = db.sampleKeys(volatileOnly, sample, samples);
+                int n = EvictionCandidates.sample(db, volatileOnly, sample, samples);
                 for (int i = 0; i < n; i++) {
                     byte[] key = sample[i];
                     sample[i] = null;
-                    long score = db.evictionScore(key, policy.kind(), nowMs);
+                    long score = EvictionCandidates.score(db, key, policy.kind(), nowMs);
                     if (score >= 0) {
                         pool.offer(db, key, score);
                     }
@@ -136,7 +136,7 @@ public final class Evictor {
             while (!pool.isEmpty()) {
                 Database db = pool.bestDatabase();
                 byte[] key = pool.takeBestKey();
-                if (db.isCandidate(key, volatileOnly)) {
+                if (EvictionCandidates.contains(db, key, volatileOnly)) {
                     remove(db, key);
                     return true;
                 }

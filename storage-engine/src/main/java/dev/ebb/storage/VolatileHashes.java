@@ -55,9 +55,10 @@ public final class VolatileHashes {
      * the change themselves). O(1) expected (compact: plus a walk if a TTL was removed).
      */
     void changed(Database db, byte[] key, HashValue h) {
-        byte[] storedKey = db.storedKey(key);
-        if (storedKey != null && db.peek(storedKey) == h) {
-            track(storedKey, h);
+        Dict<Object> dict = db.mainDict();
+        int slot = dict.find(key);
+        if (slot >= 0 && dict.valueAt(slot) == h) {
+            track(dict.keyAt(slot), h);
         }
     }
 
@@ -74,11 +75,13 @@ public final class VolatileHashes {
         if (db.expireIfNeeded(key, nowMs)) {
             return 0;
         }
-        byte[] storedKey = db.storedKey(key);
-        if (storedKey == null || !(db.peek(storedKey) instanceof HashValue h)) {
+        Dict<Object> dict = db.mainDict();
+        int slot = dict.find(key);
+        if (slot < 0 || !(dict.valueAt(slot) instanceof HashValue h)) {
             untrack(key);
             return 0;
         }
+        byte[] storedKey = dict.keyAt(slot);
         long before = h.memoryBytes();
         int removed = h.expireFields(nowMs, limit);
         if (removed > 0) {

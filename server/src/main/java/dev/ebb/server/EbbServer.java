@@ -110,11 +110,14 @@ public final class EbbServer implements AutoCloseable {
         // except beside a TLS port, where a plain port nobody asked for would be a hole.
         this.port = plainPort == 0 && tlsPort != 0 ? 0 : bind(plain, config.bind(), plainPort);
         loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
-        // As Redis: the file loads once the listeners are up; clients meanwhile get -LOADING.
-        loop.run(() -> server.persistence().loadAtStartup(() -> {
-            exitCode = 1;
-            closeAsync();
-        }));
+        // As Redis: the RDB file loads once the listeners are up (clients meanwhile get -LOADING), unless
+        // appendonly is on: then the append-only file, loaded above, is the data set and dump.rdb is not read.
+        if (!config.appendonly()) {
+            loop.run(() -> server.persistence().loadAtStartup(() -> {
+                exitCode = 1;
+                closeAsync();
+            }));
+        }
         loop.run(loop.cron()::start);
     }
 

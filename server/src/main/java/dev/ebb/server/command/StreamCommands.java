@@ -353,12 +353,9 @@ public final class StreamCommands {
             c.reply().integer(0);
             return;
         }
-        StreamId[] ids = new StreamId[argv.length - 2];
-        for (int j = 2; j < argv.length; j++) {
-            ids[j - 2] = StreamSupport.strictIdOrReply(c, argv[j], 0);
-            if (ids[j - 2] == null) {
-                return;
-            }
+        StreamId[] ids = StreamSupport.strictIdsOrReply(c, argv, 2);
+        if (ids == null) {
+            return;
         }
         StreamValue s = (StreamValue) found;
         long before = s.memoryBytes();

@@ -251,12 +251,9 @@ public final class StreamGroupCommands {
             c.reply().integer(0);
             return;
         }
-        StreamId[] ids = new StreamId[argv.length - 3];
-        for (int j = 3; j < argv.length; j++) {
-            ids[j - 3] = StreamSupport.strictIdOrReply(c, argv[j], 0);
-            if (ids[j - 3] == null) {
-                return;
-            }
+        StreamId[] ids = StreamSupport.strictIdsOrReply(c, argv, 3);
+        if (ids == null) {
+            return;
         }
         StreamValue s = (StreamValue) found;
         long before = s.memoryBytes();

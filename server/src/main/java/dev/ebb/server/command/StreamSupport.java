@@ -78,6 +78,18 @@ final class StreamSupport {
         return new IdArg(new StreamId(ms, out[0]), true);
     }
 
+    /** The IDs {@code argv[from..]} (XDEL, XACK), each strict; null after replying to the first invalid one. */
+    static StreamId[] strictIdsOrReply(Client c, byte[][] argv, int from) {
+        StreamId[] ids = new StreamId[argv.length - from];
+        for (int j = from; j < argv.length; j++) {
+            ids[j - from] = strictIdOrReply(c, argv[j], 0);
+            if (ids[j - from] == null) {
+                return null;
+            }
+        }
+        return ids;
+    }
+
     /** A strict ID (no {@code -} / {@code +}), or null after replying the invalid-ID error. */
     static StreamId strictIdOrReply(Client c, byte[] arg, long missingSeq) {
         IdArg id = parse(arg, missingSeq, true, false);

@@ -48,6 +48,7 @@ public final class Propagation {
     static final byte[] EXEC = bytes("EXEC");
     private static final byte[] DEL = bytes("DEL");
     private static final byte[] UNLINK = bytes("UNLINK");
+    private static final byte[] HDEL = bytes("HDEL");
     private static final int MAX_DEPTH = 64;
 
     private final List<Sink> sinks = new ArrayList<>(2);
@@ -183,6 +184,24 @@ public final class Propagation {
         sideChanges++;
         if (active) {
             also(db.id(), unlink ? UNLINK : DEL, key.clone());
+        }
+    }
+
+    /**
+     * Hash fields removed because their time to live passed (lazily or by the active cycle): one
+     * HDEL of them, as Redis 7.4 propagates; the HDEL of the last field deletes the key on replay,
+     * so no DEL follows. Not a change of the running command.
+     */
+    void fieldsExpiredBySystem(Database db, byte[] key, List<byte[]> fields) {
+        sideChanges++;
+        if (active) {
+            byte[][] argv = new byte[2 + fields.size()][];
+            argv[0] = HDEL;
+            argv[1] = key.clone();
+            for (int i = 0; i < fields.size(); i++) {
+                argv[2 + i] = fields.get(i);
+            }
+            also(db.id(), argv);
         }
     }
 

@@ -107,7 +107,7 @@ public final class Server {
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = new Database(i, seeds.nextLong(), expiryKind);
             dbs[i].setExpiryListener(propagatingExpiry(LazyFree.expiryListener(this)));
-            dbs[i].volatileHashes().setListener(LazyFree.fieldExpiryListener(this));
+            dbs[i].volatileHashes().setListener(propagatingFieldExpiry(LazyFree.fieldExpiryListener(this)));
             dbs[i].setNewKeyListener((db, key) ->
                     Notifications.notify(this, NotifyKeyspaceEvents.NEW, "new", key, db.id()));
         }
@@ -178,6 +178,14 @@ public final class Server {
                 listener.expired(db, key, value);
                 propagation.deletedBySystem(db, key, config.lazyfreeLazyExpire());
             }
+        };
+    }
+
+    /** Wraps the field expiry listener so that expired hash fields also reach the propagation stream as HDEL. */
+    private dev.ebb.storage.FieldExpiryListener propagatingFieldExpiry(dev.ebb.storage.FieldExpiryListener listener) {
+        return (db, key, fields, keyDeleted) -> {
+            listener.fieldsExpired(db, key, fields, keyDeleted);
+            propagation.fieldsExpiredBySystem(db, key, fields);
         };
     }
 

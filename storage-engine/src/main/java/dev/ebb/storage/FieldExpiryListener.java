@@ -1,5 +1,7 @@
 package dev.ebb.storage;
 
+import java.util.List;
+
 /**
  * Told when a {@link Database} removes hash fields whose time to live passed, lazily (a hash
  * command touched the hash) or by the active expire cycle: keyspace notifications ("hexpired",
@@ -13,8 +15,8 @@ public interface FieldExpiryListener {
     FieldExpiryListener NONE = (db, key, fields, keyDeleted) -> { };
 
     /**
-     * @param fields how many fields of the hash at {@code key} were removed, at least 1
+     * @param fields the fields of the hash at {@code key} that were removed, at least 1
      * @param keyDeleted whether the hash was left empty and deleted
      */
-    void fieldsExpired(Database db, byte[] key, int fields, boolean keyDeleted);
+    void fieldsExpired(Database db, byte[] key, List<byte[]> fields, boolean keyDeleted);
 }

@@ -2,6 +2,8 @@ package dev.ebb.storage;
 
 import dev.ebb.storage.expiry.ExpireSample;
 import dev.ebb.storage.types.HashValue;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A database's index of the hashes that have volatile fields (Redis 7.4's {@code db->hexpires}):
@@ -83,14 +85,15 @@ public final class VolatileHashes {
         }
         byte[] storedKey = dict.keyAt(slot);
         long before = h.memoryBytes();
-        int removed = h.expireFields(nowMs, limit);
+        List<byte[]> fields = new ArrayList<>();
+        int removed = h.expireFields(nowMs, limit, fields::add);
         if (removed > 0) {
             expiredFields += removed;
             boolean emptied = db.hashFieldsExpired(storedKey, h, h.memoryBytes() - before);
             if (!emptied) {
                 track(storedKey, h);
             }
-            listener.fieldsExpired(db, storedKey, removed, emptied);
+            listener.fieldsExpired(db, storedKey, fields, emptied);
         } else {
             track(storedKey, h);
         }

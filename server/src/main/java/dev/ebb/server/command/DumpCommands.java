@@ -61,12 +61,12 @@ final class DumpCommands {
             c.reply().nullBulk();
             return;
         }
-        c.reply().bulk(payload(value));
+        c.reply().bulk(payload(value, c.server().nowMs()));
     }
 
     /** The DUMP payload of a stored value (also MIGRATE's RESTORE argument). */
-    static byte[] payload(Object value) {
-        return DumpPayload.create(value, true);
+    static byte[] payload(Object value, long nowMs) {
+        return DumpPayload.create(value, true, nowMs);
     }
 
     /** RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]. */
@@ -126,7 +126,7 @@ final class DumpCommands {
         }
         Object value;
         try {
-            value = DumpPayload.parse(payload, limits(c.server().config()));
+            value = DumpPayload.parse(payload, limits(c.server().config()), c.server().nowMs());
         } catch (RdbException e) {
             c.reply().error(Errors.BAD_DATA_FORMAT);
             return;

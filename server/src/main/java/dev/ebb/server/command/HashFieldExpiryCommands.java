@@ -11,6 +11,7 @@ import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.VolatileHashes;
 import dev.ebb.storage.types.HashValue;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -194,22 +195,59 @@ public final class HashFieldExpiryCommands {
         HashValue h = (HashValue) found;
         long before = h.memoryBytes();
         long now = c.server().nowMs();
+        boolean propagate = Propagate.active(c);
+        List<byte[]> updatedFields = propagate ? new ArrayList<>() : null;
+        List<byte[]> deletedFields = propagate ? new ArrayList<>() : null;
         int updated = 0;
         int deleted = 0;
         for (int i = fieldsAt + 2; i < argv.length; i++) {
             int result = setFieldExpiry(h, argv[i], when, condition, now);
             if (result == SET_OK) {
                 updated++;
+                if (propagate) {
+                    updatedFields.add(argv[i]);
+                }
             } else if (result == SET_DELETED) {
                 deleted++;
+                if (propagate) {
+                    deletedFields.add(argv[i]);
+                }
             }
             c.reply().integer(result);
         }
         if (updated + deleted == 0) {
             return;
         }
+        if (propagate) {
+            propagateExpiry(c, argv[1], when, updatedFields, deletedFields);
+        }
         c.db().volatileHashes().recordExpiredSubkeys(deleted);
         finish(c, argv[1], h, before, deleted > 0 ? "hdel" : "hexpire");
+    }
+
+    /**
+     * As Redis 7.4: fields removed because the time was past go as one HDEL, the fields whose
+     * expiry was set as {@code HPEXPIREAT key when FIELDS n field...} (absolute, without the
+     * condition, which the listed fields met); nothing of the command itself if no field was set.
+     */
+    static void propagateExpiry(Client c, byte[] key, long when, List<byte[]> updated, List<byte[]> deleted) {
+        if (!deleted.isEmpty()) {
+            c.server().propagation().also(c.db().id(), Propagate.hdel(key, deleted));
+        }
+        if (updated.isEmpty()) {
+            c.server().propagation().prevent();
+            return;
+        }
+        byte[][] out = new byte[5 + updated.size()][];
+        out[0] = Propagate.HPEXPIREAT;
+        out[1] = key;
+        out[2] = Propagate.number(when);
+        out[3] = Propagate.FIELDS;
+        out[4] = Propagate.number(updated.size());
+        for (int i = 0; i < updated.size(); i++) {
+            out[5 + i] = updated.get(i);
+        }
+        Propagate.as(c, out);
     }
 
     private static int condition(byte[] arg) {

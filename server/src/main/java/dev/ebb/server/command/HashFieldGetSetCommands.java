@@ -4,6 +4,8 @@ import dev.ebb.server.Client;
 import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.storage.types.HashValue;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Redis 8.0's hash commands that read or write fields together with their time to live: HGETEX,
@@ -138,24 +140,92 @@ public final class HashFieldGetSetCommands {
         HashValue h = (HashValue) found;
         long before = h.memoryBytes();
         int changed = 0;
+        List<byte[]> fields = new ArrayList<>();
         for (int i = first; i < argv.length; i++) {
             if (h.get(argv[i], now) == null) {
                 continue;
             }
             if (o.expiry() == PERSIST) {
-                changed += h.persistField(argv[i]) ? 1 : 0;
+                if (h.persistField(argv[i])) {
+                    changed++;
+                    fields.add(argv[i]);
+                }
             } else if (when <= now) {
                 h.remove(argv[i]);
                 changed++;
+                fields.add(argv[i]);
             } else {
                 h.setFieldExpiry(argv[i], when);
                 changed++;
+                fields.add(argv[i]);
             }
         }
+        propagateHgetex(c, argv[1], o, when, now, fields);
         if (changed > 0) {
             String event = o.expiry() == PERSIST ? "hpersist" : when <= now ? "hdel" : "hexpire";
             HashFieldExpiryCommands.finish(c, argv[1], h, before, event);
         }
+    }
+
+    /**
+     * HGETEX's writes as Redis 8 propagates them: HPERSIST, HDEL (time already past) or HPEXPIREAT
+     * with the absolute time, naming the fields that changed; nothing when none did.
+     */
+    private static void propagateHgetex(Client c, byte[] key, Options o, long when, long now, List<byte[]> fields) {
+        if (!Propagate.active(c)) {
+            return;
+        }
+        if (fields.isEmpty()) {
+            c.server().propagation().prevent();
+        } else if (o.expiry() == PERSIST) {
+            Propagate.as(c, withFields(Propagate.HPERSIST, key, null, fields));
+        } else if (when <= now) {
+            Propagate.as(c, Propagate.hdel(key, fields));
+        } else {
+            Propagate.as(c, withFields(Propagate.HPEXPIREAT, key, Propagate.number(when), fields));
+        }
+    }
+
+    /** {@code command key [when] FIELDS n field...}. */
+    private static byte[][] withFields(byte[] command, byte[] key, byte[] when, List<byte[]> fields) {
+        List<byte[]> out = new ArrayList<>(fields.size() + 5);
+        out.add(command);
+        out.add(key);
+        if (when != null) {
+            out.add(when);
+        }
+        out.add(Propagate.FIELDS);
+        out.add(Propagate.number(fields.size()));
+        out.addAll(fields);
+        return out.toArray(new byte[0][]);
+    }
+
+    /**
+     * HSETEX with a relative or absolute time propagates as {@code HSETEX key PXAT ms FIELDS …}
+     * (the condition already held), one whose time was past as HDEL of its fields.
+     */
+    private static void propagateHsetex(Client c, byte[][] argv, Options o, long when, boolean past) {
+        if (!Propagate.active(c) || !hasTime(o)) {
+            return;
+        }
+        int first = o.fieldsAt() + 2;
+        if (past) {
+            List<byte[]> fields = new ArrayList<>(o.count());
+            for (int i = first; i < argv.length; i += 2) {
+                fields.add(argv[i]);
+            }
+            Propagate.as(c, Propagate.hdel(argv[1], fields));
+            return;
+        }
+        byte[][] out = new byte[6 + argv.length - first][];
+        out[0] = argv[0];
+        out[1] = argv[1];
+        out[2] = Propagate.PXAT;
+        out[3] = Propagate.number(when);
+        out[4] = Propagate.FIELDS;
+        out[5] = Propagate.number(o.count());
+        System.arraycopy(argv, first, out, 6, argv.length - first);
+        Propagate.as(c, out);
     }
 
     /**
@@ -204,6 +274,7 @@ public final class HashFieldGetSetCommands {
             }
         }
         c.reply().integer(1);
+        propagateHsetex(c, argv, o, when, past);
         if (found == null) {
             if (h.size() > 0) {
                 Aggregates.created(c, argv[1], h, NotifyKeyspaceEvents.HASH, "hset");

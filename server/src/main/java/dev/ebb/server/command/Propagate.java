@@ -21,6 +21,10 @@ final class Propagate {
     static final byte[] DEL = ascii("DEL");
     static final byte[] UNLINK = ascii("UNLINK");
     static final byte[] HSET = ascii("HSET");
+    static final byte[] HDEL = ascii("HDEL");
+    static final byte[] HPEXPIREAT = ascii("HPEXPIREAT");
+    static final byte[] FIELDS = ascii("FIELDS");
+    static final byte[] HPERSIST = ascii("HPERSIST");
     static final byte[] SREM = ascii("SREM");
     static final byte[] LPOP = ascii("LPOP");
     static final byte[] RPOP = ascii("RPOP");
@@ -64,6 +68,17 @@ final class Propagate {
     /** A key a command deleted implicitly: DEL, or UNLINK under lazyfree-lazy-server-del. */
     static void asServerDelete(Client c, byte[] key) {
         as(c, c.server().config().lazyfreeLazyServerDel() ? UNLINK : DEL, key);
+    }
+
+    /** {@code HDEL key field...}. */
+    static byte[][] hdel(byte[] key, java.util.List<byte[]> fields) {
+        byte[][] argv = new byte[2 + fields.size()][];
+        argv[0] = HDEL;
+        argv[1] = key;
+        for (int i = 0; i < fields.size(); i++) {
+            argv[2 + i] = fields.get(i);
+        }
+        return argv;
     }
 
     static byte[] number(long n) {

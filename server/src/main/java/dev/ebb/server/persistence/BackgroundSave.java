@@ -53,6 +53,7 @@ final class BackgroundSave implements Runnable {
     private final Path target;
     private final RdbOptions options;
     private final Map<String, byte[]> aux;
+    private final int version;
     private final long[] sizes;
     private final long[] expires;
     private final AccessInfo access;
@@ -87,6 +88,7 @@ final class BackgroundSave implements Runnable {
             sizes[i] = dbs[i].size();
             expires[i] = dbs[i].expiresSize();
         }
+        this.version = RdbFiles.version(dbs);
         this.snapshot = Snapshot.begin(dbs, this::handOver);
     }
 
@@ -202,7 +204,7 @@ final class BackgroundSave implements Runnable {
         IOException failure = null;
         RdbFiles.Target opened;
         try {
-            opened = new RdbFiles.Target(temp, options);
+            opened = new RdbFiles.Target(temp, options, instantMs);
         } catch (IOException e) {
             LOG.warn("Failed opening the temp RDB file {} (in server root dir {}) for saving: {}",
                     temp.getFileName(), target.getParent(), RdbFiles.reason(e));
@@ -211,7 +213,7 @@ final class BackgroundSave implements Runnable {
             return;
         }
         try (RdbFiles.Target file = opened) {
-            file.writer.header(aux);
+            file.writer.header(aux, version);
             EntryWriter entries = new EntryWriter(file.writer, sizes, expires);
             while (true) {
                 Object item = queue.take();

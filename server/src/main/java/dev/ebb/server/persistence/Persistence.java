@@ -138,7 +138,7 @@ public final class Persistence {
         Path temp = RdbFiles.tempFile(dir);
         RdbFiles.Target file;
         try {
-            file = new RdbFiles.Target(temp, RdbFiles.options(server));
+            file = new RdbFiles.Target(temp, RdbFiles.options(server), nowMs);
         } catch (IOException e) {
             LOG.warn("Failed opening the temp RDB file {} (in server root dir {}) for saving: {}",
                     temp.getFileName(), dir, RdbFiles.reason(e));
@@ -169,7 +169,7 @@ public final class Persistence {
             sizes[i] = dbs[i].size();
             expires[i] = dbs[i].expiresSize();
         }
-        file.writer.header(RdbFiles.auxFields(nowMs, server.usedMemory()));
+        file.writer.header(RdbFiles.auxFields(nowMs, server.usedMemory()), RdbFiles.version(dbs));
         EntryWriter entries = new EntryWriter(file.writer, sizes, expires);
         AccessInfo access = EntryWriter.accessInfo(server.config().maxmemoryPolicy());
         int decay = server.config().lfuDecayTime();
@@ -369,7 +369,7 @@ public final class Persistence {
 
     private RdbLoad read(Path path, Database[] fresh, long nowMs) throws IOException {
         RdbLoad visitor = new RdbLoad(fresh, nowMs, server.config().keyLoadDelay());
-        RdbReader reader = new RdbReader(limits(server.config()), server.config().rdbChecksum());
+        RdbReader reader = new RdbReader(limits(server.config()), server.config().rdbChecksum(), nowMs);
         try (InputStream in = new RdbLoad.CountingInput(new BufferedInputStream(Files.newInputStream(path), 1 << 16),
                 loadedBytes)) {
             reader.read(in, visitor);

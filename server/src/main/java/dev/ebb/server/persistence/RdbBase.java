@@ -33,14 +33,18 @@ final class RdbBase {
 
     /** Writes every database of {@code server}, keys already expired at {@code nowMs} left out; returns the key count. */
     static long write(Server server, long nowMs, OutputStream out) throws IOException {
-        RdbWriter writer = new RdbWriter(out, RdbOptions.DEFAULTS);
+        RdbWriter writer = new RdbWriter(out, RdbOptions.DEFAULTS, nowMs);
+        Database[] dbs = new Database[server.databases()];
+        for (int i = 0; i < dbs.length; i++) {
+            dbs[i] = server.db(i);
+        }
         Map<String, byte[]> aux = new LinkedHashMap<>();
         aux.put("redis-ver", ascii(Server.REDIS_VERSION));
         aux.put("redis-bits", ascii("64"));
         aux.put("ctime", ascii(Long.toString(nowMs / 1000)));
         aux.put("used-mem", ascii(Long.toString(server.usedMemory())));
         aux.put("aof-base", ascii("1"));
-        writer.header(aux);
+        writer.header(aux, RdbFiles.version(dbs));
         long[] keys = new long[1];
         try {
             for (int i = 0; i < server.databases(); i++) {

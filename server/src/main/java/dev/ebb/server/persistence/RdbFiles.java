@@ -1,6 +1,7 @@
 package dev.ebb.server.persistence;
 
 import dev.ebb.server.Server;
+import dev.ebb.storage.Database;
 import dev.ebb.storage.rdb.RdbOptions;
 import dev.ebb.storage.rdb.RdbWriter;
 import java.io.IOException;
@@ -41,6 +42,16 @@ final class RdbFiles {
         return aux;
     }
 
+    /** The header version for {@code dbs}: 12 if a hash has field TTLs (Redis 7.4 loads it), else 11 (Redis 7.2 too). */
+    static int version(Database[] dbs) {
+        for (Database db : dbs) {
+            if (db.volatileHashes().size() > 0) {
+                return RdbWriter.versionFor(true);
+            }
+        }
+        return RdbWriter.versionFor(false);
+    }
+
     static RdbOptions options(Server server) {
         return new RdbOptions(server.config().rdbCompression(), server.config().rdbChecksum());
     }
@@ -51,12 +62,13 @@ final class RdbFiles {
         final FileChannel channel;
         final RdbWriter writer;
 
-        Target(Path temp, RdbOptions options) throws IOException {
+        /** {@code nowMs}: hash fields expired before it are not written. */
+        Target(Path temp, RdbOptions options, long nowMs) throws IOException {
             this.temp = temp;
             this.channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
             OutputStream out = Channels.newOutputStream(channel);
-            this.writer = new RdbWriter(out, options);
+            this.writer = new RdbWriter(out, options, nowMs);
         }
 
         /** EOF and checksum, fsync, close, rename over {@code target}, fsync the directory. */

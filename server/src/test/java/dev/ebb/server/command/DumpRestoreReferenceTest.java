@@ -133,9 +133,9 @@ class DumpRestoreReferenceTest {
             r.configSet("rdbcompression", "no");
 
             for (String key : List.of("l:quicklist", "l:bigelements", "s:compressible", "set:intset")) {
-                Object ebbValue = DumpPayload.parse(e.dump(key), RdbLimits.DEFAULTS);
+                Object ebbValue = DumpPayload.parse(e.dump(key), RdbLimits.DEFAULTS, 0);
 
-                assertArrayEquals(r.dump(key), DumpPayload.create(ebbValue, false), key);
+                assertArrayEquals(r.dump(key), DumpPayload.create(ebbValue, false, 0), key);
             }
             r.configSet("rdbcompression", "yes");
         }

@@ -35,7 +35,12 @@ public final class ReferenceRedis implements AutoCloseable {
      * in a subfolder).
      */
     public static Path binary() {
-        Path relative = Path.of("shared/reference/redis-7.2.4/redis-server");
+        return binary("7.2.4");
+    }
+
+    /** As {@link #binary()} for another reference version ("7.4.1" has hash field expiry). */
+    public static Path binary(String version) {
+        Path relative = Path.of("shared/reference/redis-" + version + "/redis-server");
         Path module = Path.of("").toAbsolutePath();
         Path root = Files.exists(module.resolve("server")) ? module : module.getParent();
         for (Path dir = root.getParent(); dir != null; dir = dir.getParent()) {
@@ -48,7 +53,12 @@ public final class ReferenceRedis implements AutoCloseable {
 
     /** Starts the reference server with {@code extraArgs}, or returns null if it cannot run here. */
     public static ReferenceRedis startOrNull(String... extraArgs) {
-        Path binary = binary();
+        return startVersionOrNull("7.2.4", extraArgs);
+    }
+
+    /** As {@link #startOrNull} with the reference server of {@code version} ({@link #binary(String)}). */
+    public static ReferenceRedis startVersionOrNull(String version, String... extraArgs) {
+        Path binary = binary(version);
         if (!Files.isExecutable(binary)) {
             unavailableReason = "reference redis-server not found at " + binary;
             return null;

@@ -1,13 +1,16 @@
 package dev.ebb.storage.rdb;
 
 /**
- * The numbers of Redis's RDB format (rdb.h), version 11 as Redis 7.2 writes it: value type bytes,
- * opcodes, length and string encodings. Shared by the file reader and writer, DUMP payloads and
+ * The numbers of Redis's RDB format (rdb.h), version 11 as Redis 7.2 writes it plus the hash types
+ * of version 12 (Redis 7.4) for hashes with field TTLs: value type bytes, opcodes, length and string
+ * encodings. Shared by the file reader and writer, DUMP payloads and
  * the AOF base file. Constants only; thread-safe.
  */
 public final class RdbConstants {
-    /** The version Ebb writes (Redis 7.2). */
+    /** The version Ebb writes when no hash has field TTLs (Redis 7.2). */
     public static final int VERSION = 11;
+    /** The version Ebb writes when a hash has field TTLs (Redis 7.4); the newest it reads. */
+    public static final int VERSION_FIELD_TTLS = 12;
     /** The oldest version the reader accepts (Redis reads from 1). */
     public static final int MIN_VERSION = 1;
 
@@ -32,6 +35,10 @@ public final class RdbConstants {
     public static final int TYPE_STREAM_LISTPACKS_2 = 19;
     public static final int TYPE_SET_LISTPACK = 20;
     public static final int TYPE_STREAM_LISTPACKS_3 = 21;
+    /** Hashtable hash with field TTLs: min expiry (ms), count, then (ttl, field, value) per field. */
+    public static final int TYPE_HASH_METADATA = 24;
+    /** Listpack hash with field TTLs: min expiry (ms), then a listpack of field, value, ttl triplets. */
+    public static final int TYPE_HASH_LISTPACK_EX = 25;
 
     /** Function library code (Redis 7.0 GA). */
     public static final int OPCODE_FUNCTION2 = 245;
@@ -63,12 +70,16 @@ public final class RdbConstants {
     static final int ENC_INT32 = 2;
     static final int ENC_LZF = 3;
 
+    /** A field's TTL written as 0 means none (both field-TTL hash types). */
+    static final long FIELD_NO_TTL = 0;
+
     private RdbConstants() {
     }
 
     /** Whether {@code type} is a value type byte this version of the format defines. */
     public static boolean isValueType(int type) {
         return (type >= TYPE_STRING && type <= TYPE_ZSET_2) || type == TYPE_MODULE_2
-                || (type >= TYPE_HASH_ZIPMAP && type <= TYPE_STREAM_LISTPACKS_3);
+                || (type >= TYPE_HASH_ZIPMAP && type <= TYPE_STREAM_LISTPACKS_3)
+                || type == TYPE_HASH_METADATA || type == TYPE_HASH_LISTPACK_EX;
     }
 }

@@ -25,10 +25,17 @@ public final class RdbReader {
 
     private final RdbLimits limits;
     private final boolean verifyChecksum;
+    private final long nowMs;
 
     public RdbReader(RdbLimits limits, boolean verifyChecksum) {
+        this(limits, verifyChecksum, 0);
+    }
+
+    /** As above; hash fields whose expiry (unix ms) is before {@code nowMs} are dropped, as Redis 7.4 does. */
+    public RdbReader(RdbLimits limits, boolean verifyChecksum, long nowMs) {
         this.limits = limits;
         this.verifyChecksum = verifyChecksum;
+        this.nowMs = nowMs;
     }
 
     /**
@@ -42,7 +49,7 @@ public final class RdbReader {
         RdbInput input = new RdbInput(in);
         int version = header(input);
         visitor.version(version);
-        ValueReader values = new ValueReader(input, limits);
+        ValueReader values = new ValueReader(input, limits, nowMs);
         int db = 0;
         long expireAt = -1;
         long lruIdle = -1;
@@ -136,7 +143,7 @@ public final class RdbReader {
         } catch (NumberFormatException e) {
             version = 0;
         }
-        if (version < RdbConstants.MIN_VERSION || version > RdbConstants.VERSION) {
+        if (version < RdbConstants.MIN_VERSION || version > RdbConstants.VERSION_FIELD_TTLS) {
             throw new RdbException("Can't handle RDB format version " + version);
         }
         return version;

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * Writes an RDB file, version 11, as Redis 7.2's rdbSaveRio lays it out, streaming and computing
+ * Writes an RDB file, version 11 (12 with field TTLs, {@link #versionFor}), as Redis 7.2's rdbSaveRio lays it out, streaming and computing
  * the CRC-64 as it goes:
  *
  * <pre>
@@ -31,9 +31,23 @@ public final class RdbWriter {
     private boolean finished;
 
     public RdbWriter(OutputStream out, RdbOptions options) {
+        this(out, options, 0);
+    }
+
+    /** As above; hash fields whose expiry is before {@code nowMs} (unix ms) are left out. */
+    public RdbWriter(OutputStream out, RdbOptions options, long nowMs) {
         this.out = new RdbOutput(out, options.compression());
-        this.values = new ValueWriter(this.out);
+        this.values = new ValueWriter(this.out, nowMs);
         this.options = options;
+    }
+
+    /**
+     * The header version for a file: {@link RdbConstants#VERSION_FIELD_TTLS} (12, as Redis 7.4) if
+     * it holds a hash with field TTLs, else {@link RdbConstants#VERSION} (11) so that Redis 7.2
+     * loads it.
+     */
+    public static int versionFor(boolean fieldTtls) {
+        return fieldTtls ? RdbConstants.VERSION_FIELD_TTLS : RdbConstants.VERSION;
     }
 
     /**
@@ -43,7 +57,12 @@ public final class RdbWriter {
      * rdbSaveAuxFieldStrInt does.
      */
     public void header(Map<String, byte[]> aux) throws IOException {
-        byte[] magic = String.format("REDIS%04d", RdbConstants.VERSION).getBytes(StandardCharsets.US_ASCII);
+        header(aux, RdbConstants.VERSION);
+    }
+
+    /** As {@link #header(Map)} with the given version in the magic ({@link #versionFor}). */
+    public void header(Map<String, byte[]> aux, int version) throws IOException {
+        byte[] magic = String.format("REDIS%04d", version).getBytes(StandardCharsets.US_ASCII);
         out.writeBytes(magic, 0, magic.length);
         for (Map.Entry<String, byte[]> e : aux.entrySet()) {
             aux(e.getKey(), e.getValue());

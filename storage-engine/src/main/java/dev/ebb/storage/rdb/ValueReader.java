@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * Reads one value of a given RDB type into Ebb's value classes (rdbLoadObject), for every type Redis
  * 7.2 loads but modules and streams: the current encodings, the ziplist ones of versions 9 and 10
- * (Redis 6.x and 7.0), and the plain ones of older files. The value gets the encoding Ebb would
+ * (Redis 6.x and 7.0), the plain ones of older files, and Redis 7.4's hashes with field TTLs
+ * (HASH_LISTPACK_EX, HASH_METADATA; fields expired before the reader's time are dropped). The value gets the encoding Ebb would
  * give its content under the caller's {@link RdbLimits}, whatever the file used.
  *
  * <p>Checks what Redis's loading checks: listpacks, ziplists and intsets are validated entry by
@@ -25,13 +26,18 @@ import java.util.List;
  */
 final class ValueReader {
     private static final int MAX_PREALLOCATED = 1024;
+    /** Redis's EB_EXPIRE_TIME_MAX: field expiries use 48 bits. */
+    private static final long MAX_FIELD_EXPIRY = (1L << 48) - 1;
 
     private final RdbInput in;
     private final RdbLimits limits;
+    private final long nowMs;
 
-    ValueReader(RdbInput in, RdbLimits limits) {
+    /** {@code nowMs}: hash fields whose expiry is before it are dropped (0 keeps them all). */
+    ValueReader(RdbInput in, RdbLimits limits, long nowMs) {
         this.in = in;
         this.limits = limits;
+        this.nowMs = nowMs;
     }
 
     /**
@@ -49,6 +55,8 @@ final class ValueReader {
             case RdbConstants.TYPE_SET_LISTPACK -> setOf(listpackEntries(blob()), true);
             case RdbConstants.TYPE_HASH_LISTPACK -> hash(listpackEntries(blob()));
             case RdbConstants.TYPE_HASH_ZIPLIST -> hash(ziplistEntries(blob()));
+            case RdbConstants.TYPE_HASH_LISTPACK_EX -> listpackExHash();
+            case RdbConstants.TYPE_HASH_METADATA -> metadataHash();
             case RdbConstants.TYPE_ZSET_LISTPACK -> packedZset(listpackEntries(blob()));
             case RdbConstants.TYPE_ZSET_ZIPLIST -> packedZset(ziplistEntries(blob()));
             case RdbConstants.TYPE_LIST_ZIPLIST -> list(ziplistEntries(blob()));
@@ -180,6 +188,82 @@ final class ValueReader {
         for (int i = 0; i < items.size(); i += 2) {
             if (!hash.put(items.get(i), items.get(i + 1), l.hashMaxListpackEntries(), l.hashMaxListpackValue())) {
                 throw corrupt("Duplicate hash fields detected");
+            }
+        }
+        return hash;
+    }
+
+    /** HASH_LISTPACK_EX: the minimum expiry (not needed), then field, value, ttl triplets (0: none). */
+    private HashValue listpackExHash() throws IOException {
+        in.readLe(8);
+        List<byte[]> items = listpackEntries(blob());
+        if (items.size() % 3 != 0) {
+            throw corrupt("hash listpack of " + items.size() + " entries, not triplets");
+        }
+        int n = items.size() / 3;
+        List<byte[]> pairs = new ArrayList<>(n * 2);
+        long[] expiries = new long[n];
+        for (int i = 0; i < n; i++) {
+            pairs.add(items.get(3 * i));
+            pairs.add(items.get(3 * i + 1));
+            expiries[i] = fieldTtl(items.get(3 * i + 2));
+        }
+        return timedHash(pairs, expiries);
+    }
+
+    /** HASH_METADATA: the minimum expiry, a count, then ttl (0: none, else expiry - min + 1), field, value. */
+    private HashValue metadataHash() throws IOException {
+        long min = in.readLe(8);
+        int n = in.readCount();
+        List<byte[]> pairs = new ArrayList<>(Math.min(n, MAX_PREALLOCATED) * 2);
+        long[] expiries = new long[Math.min(n, MAX_PREALLOCATED)];
+        for (int i = 0; i < n; i++) {
+            long ttl = in.readLength();
+            if (i == expiries.length) {
+                expiries = java.util.Arrays.copyOf(expiries, (int) Math.min(n, (long) expiries.length * 2));
+            }
+            expiries[i] = ttl == RdbConstants.FIELD_NO_TTL ? HashValue.NO_TTL : checkedExpiry(min + ttl - 1);
+            pairs.add(in.readString());
+            pairs.add(in.readString());
+        }
+        return timedHash(pairs, expiries);
+    }
+
+    private long fieldTtl(byte[] entry) throws RdbException {
+        long ttl;
+        try {
+            ttl = IntegerText.parse(entry);
+        } catch (RuntimeException e) {
+            throw corrupt("hash field TTL is not an integer");
+        }
+        return ttl == RdbConstants.FIELD_NO_TTL ? HashValue.NO_TTL : checkedExpiry(ttl);
+    }
+
+    private long checkedExpiry(long expiry) throws RdbException {
+        if (expiry < 0 || expiry > MAX_FIELD_EXPIRY) {
+            throw corrupt("hash field TTL out of range: " + expiry);
+        }
+        return expiry;
+    }
+
+    /** A hash of {@code pairs} with the fields' expiries; fields expired before nowMs are left out. */
+    private HashValue timedHash(List<byte[]> pairs, long[] expiries) throws RdbException {
+        List<byte[]> live = new ArrayList<>(pairs.size());
+        List<Long> liveExpiries = new ArrayList<>(pairs.size() / 2);
+        for (int i = 0; i < pairs.size() / 2; i++) {
+            if (expiries[i] == HashValue.NO_TTL || expiries[i] >= nowMs) {
+                live.add(pairs.get(2 * i));
+                live.add(pairs.get(2 * i + 1));
+                liveExpiries.add(expiries[i]);
+            }
+        }
+        HashValue hash = hash(live);
+        if (hash == null) {
+            return null;
+        }
+        for (int i = 0; i < liveExpiries.size(); i++) {
+            if (liveExpiries.get(i) != HashValue.NO_TTL) {
+                hash.setFieldExpiry(live.get(2 * i), liveExpiries.get(i));
             }
         }
         return hash;

@@ -8,6 +8,9 @@ import dev.ebb.storage.types.SetValue;
 import dev.ebb.storage.types.UnsharedString;
 import dev.ebb.storage.zset.SortedSet;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 
 /**
  * Writes one stored value as Redis 7.2's rdbSaveObjectType + rdbSaveObject would for the encoding
@@ -21,7 +24,11 @@ import java.io.IOException;
  *   <li>sets: SET_INTSET, SET_LISTPACK or SET (a count and the members);</li>
  *   <li>sorted sets: ZSET_LISTPACK (member, score pairs ascending) or ZSET_2 (members from the
  *       highest score down, binary doubles, as Redis saves its skiplist);</li>
- *   <li>hashes: HASH_LISTPACK or HASH (a count and field, value pairs).</li>
+ *   <li>hashes: HASH_LISTPACK or HASH (a count and field, value pairs); a hash with field TTLs
+ *       as Redis 7.4 writes it: HASH_LISTPACK_EX (the minimum expiry, then a listpack of field,
+ *       value, ttl triplets ordered by ttl, 0 for none, last) or HASH_METADATA (the minimum expiry,
+ *       a count, then ttl - min + 1 or 0 for none, field and value per field). Fields already
+ *       expired at the writer's time are left out.</li>
  * </ul>
  * Streams, modules and function libraries are not stored values here; a stream type joins with
  * one branch in {@link #typeOf} and {@link #write} (RDB_TYPE_STREAM_LISTPACKS_3).
@@ -32,9 +39,12 @@ import java.io.IOException;
 final class ValueWriter {
     private final RdbOutput out;
     private final ListpackWriter listpack = new ListpackWriter();
+    private final long nowMs;
 
-    ValueWriter(RdbOutput out) {
+    /** {@code nowMs}: fields whose expiry is before it are not written (0 keeps them all). */
+    ValueWriter(RdbOutput out, long nowMs) {
         this.out = out;
+        this.nowMs = nowMs;
     }
 
     /** The RDB type byte Ebb writes for {@code value}. */
@@ -56,6 +66,9 @@ final class ValueWriter {
             return zset.encoding().equals("listpack") ? RdbConstants.TYPE_ZSET_LISTPACK : RdbConstants.TYPE_ZSET_2;
         }
         if (value instanceof HashValue hash) {
+            if (hash.volatileCount() > 0) {
+                return hash.isCompact() ? RdbConstants.TYPE_HASH_LISTPACK_EX : RdbConstants.TYPE_HASH_METADATA;
+            }
             return hash.isCompact() ? RdbConstants.TYPE_HASH_LISTPACK : RdbConstants.TYPE_HASH;
         }
         throw new IllegalArgumentException("no RDB encoding for value class: "
@@ -102,6 +115,8 @@ final class ValueWriter {
                 });
                 out.writeString(listpack.toBytes());
             }
+            case RdbConstants.TYPE_HASH_LISTPACK_EX -> writeListpackEx((HashValue) value);
+            case RdbConstants.TYPE_HASH_METADATA -> writeMetadata((HashValue) value);
             default -> writeHashtable((HashValue) value);
         }
     }
@@ -180,6 +195,51 @@ final class ValueWriter {
         });
         if (failed[0] != null) {
             throw failed[0];
+        }
+    }
+
+    /** A field kept for writing with its expiry ({@link HashValue#NO_TTL} for none). */
+    private record TimedField(byte[] field, byte[] value, long expiry) {
+    }
+
+    /** The fields not expired at {@code nowMs}, ordered as Redis's listpackEx: by expiry, persistent ones last. */
+    private List<TimedField> liveFields(HashValue hash) {
+        List<TimedField> fields = new ArrayList<>(hash.size());
+        hash.forEachWithExpiry((field, value, expiry) -> {
+            if (expiry == HashValue.NO_TTL || expiry >= nowMs) {
+                fields.add(new TimedField(field, value, expiry));
+            }
+        });
+        fields.sort(Comparator.comparingLong(f -> f.expiry == HashValue.NO_TTL ? Long.MAX_VALUE : f.expiry));
+        return fields;
+    }
+
+    /** The earliest expiry of {@code fields} (sorted by {@link #liveFields}), 0 if none has one. */
+    private static long minExpiry(List<TimedField> fields) {
+        return fields.isEmpty() || fields.get(0).expiry == HashValue.NO_TTL ? 0 : fields.get(0).expiry;
+    }
+
+    private void writeListpackEx(HashValue hash) throws IOException {
+        List<TimedField> fields = liveFields(hash);
+        out.writeMillis(minExpiry(fields));
+        listpack.reset();
+        for (TimedField f : fields) {
+            listpack.append(f.field);
+            listpack.append(f.value);
+            listpack.appendInteger(f.expiry == HashValue.NO_TTL ? RdbConstants.FIELD_NO_TTL : f.expiry);
+        }
+        out.writeString(listpack.toBytes());
+    }
+
+    private void writeMetadata(HashValue hash) throws IOException {
+        List<TimedField> fields = liveFields(hash);
+        long min = minExpiry(fields);
+        out.writeMillis(min);
+        out.writeLength(fields.size());
+        for (TimedField f : fields) {
+            out.writeLength(f.expiry == HashValue.NO_TTL ? RdbConstants.FIELD_NO_TTL : f.expiry - min + 1);
+            out.writeString(f.field);
+            out.writeString(f.value);
         }
     }
 

@@ -4,6 +4,7 @@ import dev.ebb.storage.Dict;
 import dev.ebb.storage.LongDict;
 import dev.ebb.storage.MemoryEstimated;
 import dev.ebb.storage.Values;
+import java.util.function.Consumer;
 
 /**
  * A Redis hash: binary-safe fields to binary-safe values, in one of Redis's encodings, with an
@@ -375,13 +376,18 @@ public final class HashValue implements MemoryEstimated {
      * @return the number of fields removed
      */
     public int expireFields(long nowMs, int limit) {
+        return expireFields(nowMs, limit, null);
+    }
+
+    /** As {@link #expireFields(long, int)}, handing each removed field to {@code removed} (may be null). */
+    public int expireFields(long nowMs, int limit, Consumer<byte[]> removed) {
         if (earliestExpiry() >= nowMs || limit <= 0) {
             return 0;
         }
-        return table == null ? expirePacked(nowMs, limit) : expireTable(nowMs, limit);
+        return table == null ? expirePacked(nowMs, limit, removed) : expireTable(nowMs, limit, removed);
     }
 
-    private int expirePacked(long nowMs, int limit) {
+    private int expirePacked(long nowMs, int limit, Consumer<byte[]> removedFields) {
         byte[] p = packed;
         int removedBytes = 0;
         int removed = 0;
@@ -400,6 +406,9 @@ public final class HashValue implements MemoryEstimated {
             int next = HashPack.next(p, at);
             if (dropped < removed && isDue(HashPack.expiry(p, at), nowMs)) {
                 dropped++;
+                if (removedFields != null) {
+                    removedFields.accept(HashPack.copyField(p, at));
+                }
             } else {
                 System.arraycopy(p, at, out, w, next - at);
                 w += next - at;
@@ -413,7 +422,7 @@ public final class HashValue implements MemoryEstimated {
         return removed;
     }
 
-    private int expireTable(long nowMs, int limit) {
+    private int expireTable(long nowMs, int limit, Consumer<byte[]> removedFields) {
         int removed = 0;
         while (removed < limit && ttls != null) {
             dropStaleTop();
@@ -426,6 +435,9 @@ public final class HashValue implements MemoryEstimated {
             byte[] value = table.remove(field);
             payloadBytes -= Values.byteArrayBytes(field.length) + Values.byteArrayBytes(value.length);
             removed++;
+            if (removedFields != null) {
+                removedFields.accept(field);
+            }
             if (ttls.isEmpty()) {
                 ttls = null;
                 heap = null;

@@ -42,7 +42,7 @@ class HashFieldActiveExpiryTest {
         Database db = new Database(0, 1);
         List<String> events = new ArrayList<>();
         db.volatileHashes().setListener((d, key, fields, deleted) ->
-                events.add(new String(key, StandardCharsets.UTF_8) + ":" + fields + ":" + deleted));
+                events.add(new String(key, StandardCharsets.UTF_8) + ":" + fields.size() + ":" + deleted));
         for (int i = 0; i < 200; i++) {
             db.add(b("all" + i), hash(10, 10, NOW - 1, false), NOW);
             db.add(b("some" + i), hash(10, 4, NOW - 1, false), NOW);

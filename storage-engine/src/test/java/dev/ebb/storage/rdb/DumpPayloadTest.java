@@ -36,13 +36,13 @@ class DumpPayloadTest {
 
     @Test
     void createShouldMatchRedisByteForByte() {
-        assertHex(STRING, DumpPayload.create(b("hello"), true));
-        assertHex(INT16, DumpPayload.create(b("12345"), true));
-        assertHex(LIST, DumpPayload.create(RdbValues.list("a", "1", "-5000", "70000", "3000000000", "hello"), true));
-        assertHex(INTSET, DumpPayload.create(RdbValues.set("1", "2", "70000"), true));
-        assertHex(SET_LISTPACK, DumpPayload.create(RdbValues.set("a", "b", "3"), true));
-        assertHex(ZSET_LISTPACK, DumpPayload.create(RdbValues.zset("a", 1, "b", 2.5, "c", -3, "d", 1e20), true));
-        assertHex(HASH_LISTPACK, DumpPayload.create(RdbValues.hash("f", "v", "n", "42"), true));
+        assertHex(STRING, DumpPayload.create(b("hello"), true, 0));
+        assertHex(INT16, DumpPayload.create(b("12345"), true, 0));
+        assertHex(LIST, DumpPayload.create(RdbValues.list("a", "1", "-5000", "70000", "3000000000", "hello"), true, 0));
+        assertHex(INTSET, DumpPayload.create(RdbValues.set("1", "2", "70000"), true, 0));
+        assertHex(SET_LISTPACK, DumpPayload.create(RdbValues.set("a", "b", "3"), true, 0));
+        assertHex(ZSET_LISTPACK, DumpPayload.create(RdbValues.zset("a", 1, "b", 2.5, "c", -3, "d", 1e20), true, 0));
+        assertHex(HASH_LISTPACK, DumpPayload.create(RdbValues.hash("f", "v", "n", "42"), true, 0));
     }
 
     @Test
@@ -61,10 +61,10 @@ class DumpPayloadTest {
     void everyEncodingShouldSurviveCreateAndParse() throws Exception {
         for (boolean compression : new boolean[] {true, false}) {
             for (Map.Entry<String, Object> e : RdbValues.everyEncoding().entrySet()) {
-                byte[] payload = DumpPayload.create(e.getValue(), compression);
+                byte[] payload = DumpPayload.create(e.getValue(), compression, 0);
 
                 assertTrue(DumpPayload.verify(payload), e.getKey());
-                assertSameValue(e.getValue(), DumpPayload.parse(payload, RdbLimits.DEFAULTS));
+                assertSameValue(e.getValue(), DumpPayload.parse(payload, RdbLimits.DEFAULTS, 0));
             }
         }
     }
@@ -73,12 +73,12 @@ class DumpPayloadTest {
     void compressionShouldShrinkRepetitiveStrings() throws Exception {
         byte[] text = b("abc".repeat(1000));
 
-        byte[] compressed = DumpPayload.create(text, true);
-        byte[] plain = DumpPayload.create(text, false);
+        byte[] compressed = DumpPayload.create(text, true, 0);
+        byte[] plain = DumpPayload.create(text, false, 0);
 
         assertTrue(compressed.length < 200, "compressed payload of " + compressed.length + " bytes");
         assertEquals(1 + 2 + 3000 + 10, plain.length);
-        assertSameValue(text, DumpPayload.parse(compressed, RdbLimits.DEFAULTS));
+        assertSameValue(text, DumpPayload.parse(compressed, RdbLimits.DEFAULTS, 0));
     }
 
     @Test
@@ -101,9 +101,9 @@ class DumpPayloadTest {
         byte[] stream = withFooter(new byte[] {RdbConstants.TYPE_STREAM_LISTPACKS_3, 0});
         byte[] unknown = withFooter(new byte[] {(byte) 99, 0});
 
-        assertThrows(RdbException.class, () -> DumpPayload.parse(emptySet, RdbLimits.DEFAULTS));
-        assertThrows(RdbException.class, () -> DumpPayload.parse(stream, RdbLimits.DEFAULTS));
-        assertThrows(RdbException.class, () -> DumpPayload.parse(unknown, RdbLimits.DEFAULTS));
+        assertThrows(RdbException.class, () -> DumpPayload.parse(emptySet, RdbLimits.DEFAULTS, 0));
+        assertThrows(RdbException.class, () -> DumpPayload.parse(stream, RdbLimits.DEFAULTS, 0));
+        assertThrows(RdbException.class, () -> DumpPayload.parse(unknown, RdbLimits.DEFAULTS, 0));
     }
 
     static byte[] withFooter(byte[] body) {
@@ -120,6 +120,6 @@ class DumpPayloadTest {
     private static Object parse(String payloadHex) throws RdbException {
         byte[] payload = hex(payloadHex);
         assertTrue(DumpPayload.verify(payload));
-        return DumpPayload.parse(payload, RdbLimits.DEFAULTS);
+        return DumpPayload.parse(payload, RdbLimits.DEFAULTS, 0);
     }
 }

@@ -95,7 +95,7 @@ class OlderEncodingsTest {
         for (int i = 0; i < 8; i++) {
             payload[body.length + 2 + i] = (byte) (crc >>> (8 * i));
         }
-        return DumpPayload.parse(payload, RdbLimits.DEFAULTS);
+        return DumpPayload.parse(payload, RdbLimits.DEFAULTS, 0);
     }
 
     private static byte[] typeAndBlob(int type, byte[] blob) {

@@ -142,11 +142,11 @@ class RdbFileTest {
         byte[] badCrc = file.clone();
         badCrc[file.length - 1] ^= 1;
         byte[] newer = file.clone();
-        newer[8] = '2';
+        newer[8] = '3';
 
         assertEquals(RdbException.SHORT_READ, error(java.util.Arrays.copyOf(file, file.length - 3)));
         assertTrue(error(badCrc).startsWith("Wrong RDB checksum expected: ("), error(badCrc));
-        assertEquals("Can't handle RDB format version 12", error(newer));
+        assertEquals("Can't handle RDB format version 13", error(newer));
         assertEquals("Wrong signature trying to load DB from file", error(b("RIDES0011")));
     }
 

@@ -1,5 +1,6 @@
 package dev.ebb.storage.rdb;
 
+import dev.ebb.storage.stream.StreamValue;
 import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.IntegerText;
 import dev.ebb.storage.types.ListValue;
@@ -21,10 +22,9 @@ import java.io.IOException;
  *   <li>sets: SET_INTSET, SET_LISTPACK or SET (a count and the members);</li>
  *   <li>sorted sets: ZSET_LISTPACK (member, score pairs ascending) or ZSET_2 (members from the
  *       highest score down, binary doubles, as Redis saves its skiplist);</li>
- *   <li>hashes: HASH_LISTPACK or HASH (a count and field, value pairs).</li>
+ *   <li>hashes: HASH_LISTPACK or HASH (a count and field, value pairs);</li>
+ *   <li>streams: STREAM_LISTPACKS_3 ({@link StreamCodec}).</li>
  * </ul>
- * Streams, modules and function libraries are not stored values here; a stream type joins with
- * one branch in {@link #typeOf} and {@link #write} (RDB_TYPE_STREAM_LISTPACKS_3).
  *
  * <p>Costs: O(size of the value); a listpack encoding is built in a reusable buffer first. Not
  * thread-safe; one instance per output.
@@ -57,6 +57,9 @@ final class ValueWriter {
         }
         if (value instanceof HashValue hash) {
             return hash.isCompact() ? RdbConstants.TYPE_HASH_LISTPACK : RdbConstants.TYPE_HASH;
+        }
+        if (value instanceof StreamValue) {
+            return RdbConstants.TYPE_STREAM_LISTPACKS_3;
         }
         throw new IllegalArgumentException("no RDB encoding for value class: "
                 + (value == null ? "null" : value.getClass().getName()));
@@ -102,6 +105,7 @@ final class ValueWriter {
                 });
                 out.writeString(listpack.toBytes());
             }
+            case RdbConstants.TYPE_STREAM_LISTPACKS_3 -> StreamCodec.write(out, (StreamValue) value);
             default -> writeHashtable((HashValue) value);
         }
     }

@@ -108,7 +108,7 @@ final class StreamCodec {
         if (type >= RdbConstants.TYPE_STREAM_LISTPACKS_2) {
             firstId = readId(in);
             maxDeleted = readId(in);
-            entriesAdded = in.readLength();
+            entriesAdded = in.readUnsignedLength();
         } else {
             firstId = StreamId.MIN;
             maxDeleted = StreamId.MIN;
@@ -129,7 +129,7 @@ final class StreamCodec {
         byte[] name = in.readString();
         StreamId lastId = readId(in);
         long entriesRead = type >= RdbConstants.TYPE_STREAM_LISTPACKS_2
-                ? in.readLength() : s.estimateEntriesRead(lastId);
+                ? in.readUnsignedLength() : s.estimateEntriesRead(lastId);
         ConsumerGroup g = s.createGroup(name, lastId, entriesRead);
         if (g == null) {
             throw corrupt(in, "Duplicated consumer group name " + new String(name, java.nio.charset.StandardCharsets.UTF_8));
@@ -138,7 +138,7 @@ final class StreamCodec {
         for (long j = 0; j < pending; j++) {
             StreamId id = readRawId(in);
             long deliveryTime = in.readLe(8);
-            long deliveryCount = in.readLength();
+            long deliveryCount = in.readUnsignedLength();
             if (g.pel.put(id, new PendingEntry(id, deliveryTime, deliveryCount, null)) != null) {
                 throw corrupt(in, "Duplicated global PEL entry loading stream consumer group");
             }
@@ -177,8 +177,8 @@ final class StreamCodec {
     }
 
     private static StreamId readId(RdbInput in) throws IOException {
-        long ms = in.readLength();
-        long seq = in.readLength();
+        long ms = in.readUnsignedLength();
+        long seq = in.readUnsignedLength();
         return new StreamId(ms, seq);
     }
 

@@ -103,6 +103,8 @@ public final class StreamNode {
             node.count = (int) count;
             node.deleted = (int) deleted;
             node.firstEntry = at;
+            // Counted now: an append must find the count of the elements before it.
+            node.elementCount();
             return node;
         } catch (RuntimeException e) {
             if (e instanceof IllegalArgumentException) {

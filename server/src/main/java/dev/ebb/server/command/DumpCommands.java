@@ -61,12 +61,12 @@ final class DumpCommands {
             c.reply().nullBulk();
             return;
         }
-        c.reply().bulk(payload(value, c.server().nowMs()));
+        c.reply().bulk(payload(c, value));
     }
 
-    /** The DUMP payload of a stored value (also MIGRATE's RESTORE argument). */
-    static byte[] payload(Object value, long nowMs) {
-        return DumpPayload.create(value, true, nowMs);
+    /** The DUMP payload of a stored value (also MIGRATE's RESTORE argument), LZF as rdbcompression says. */
+    static byte[] payload(Client c, Object value) {
+        return DumpPayload.create(value, c.server().config().rdbCompression(), c.server().nowMs());
     }
 
     /** RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]. */

@@ -151,7 +151,7 @@ final class MigrateCommand {
             if (expireAt != Database.NO_EXPIRE) {
                 ttl = Math.max(1, expireAt - now);
             }
-            byte[] payload = DumpCommands.payload(values.get(j), c.server().nowMs());
+            byte[] payload = DumpCommands.payload(c, values.get(j));
             byte[] ttlText = ascii(Long.toString(ttl));
             if (replace) {
                 request.command(restore, key, ttlText, payload, ascii("REPLACE"));

@@ -5,6 +5,7 @@ import dev.ebb.storage.Database;
 import dev.ebb.storage.Values;
 import dev.ebb.storage.rdb.RdbOptions;
 import dev.ebb.storage.snapshot.Snapshot;
+import dev.ebb.storage.stream.StreamValue;
 import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.ListValue;
 import dev.ebb.storage.types.SetValue;
@@ -54,6 +55,8 @@ final class BackgroundSave implements Runnable {
     private final RdbOptions options;
     private final Map<String, byte[]> aux;
     private final int version;
+    /** The function libraries' code when the save started (immutable arrays). */
+    private final List<byte[]> functions;
     private final long[] sizes;
     private final long[] expires;
     private final AccessInfo access;
@@ -73,12 +76,13 @@ final class BackgroundSave implements Runnable {
     }
 
     BackgroundSave(Persistence owner, ScheduledExecutorService loop, Database[] dbs, Path target, RdbOptions options,
-            Map<String, byte[]> aux, AccessInfo access, int decayMinutes, long instantMs) {
+            Map<String, byte[]> aux, List<byte[]> functions, AccessInfo access, int decayMinutes, long instantMs) {
         this.owner = owner;
         this.loop = loop;
         this.target = target;
         this.options = options;
         this.aux = aux;
+        this.functions = functions;
         this.access = access;
         this.decayMinutes = decayMinutes;
         this.instantMs = instantMs;
@@ -166,6 +170,9 @@ final class BackgroundSave implements Runnable {
         if (value instanceof SortedSet z) {
             return z.copy();
         }
+        if (value instanceof StreamValue st) {
+            return st.copy();
+        }
         // byte[], RawString, UnsharedString: the stored bytes are never written again.
         return value;
     }
@@ -214,6 +221,7 @@ final class BackgroundSave implements Runnable {
         }
         try (RdbFiles.Target file = opened) {
             file.writer.header(aux, version);
+            RdbFiles.writeFunctions(file.writer, functions);
             EntryWriter entries = new EntryWriter(file.writer, sizes, expires);
             while (true) {
                 Object item = queue.take();

@@ -4,6 +4,9 @@ import dev.ebb.server.Server;
 import dev.ebb.server.config.SavePoint;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.persistence.EntryWriter.AccessInfo;
+import dev.ebb.server.script.FunctionException;
+import dev.ebb.server.script.FunctionLibrary;
+import dev.ebb.server.script.Functions;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.KeyspaceListener;
 import dev.ebb.storage.expiry.ExpiryStrategyKind;
@@ -17,6 +20,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -170,6 +175,7 @@ public final class Persistence {
             expires[i] = dbs[i].expiresSize();
         }
         file.writer.header(RdbFiles.auxFields(nowMs, server.usedMemory()), RdbFiles.version(dbs));
+        RdbFiles.writeFunctions(file.writer, functionCodes());
         EntryWriter entries = new EntryWriter(file.writer, sizes, expires);
         AccessInfo access = EntryWriter.accessInfo(server.config().maxmemoryPolicy());
         int decay = server.config().lfuDecayTime();
@@ -190,6 +196,15 @@ public final class Persistence {
         }
     }
 
+    /** The code of every function library, for FUNCTION2 records (loop thread). */
+    List<byte[]> functionCodes() {
+        List<byte[]> codes = new ArrayList<>();
+        for (FunctionLibrary library : server.scripting().functions().libraries()) {
+            codes.add(library.code());
+        }
+        return codes;
+    }
+
     /** {@code dir/dbfilename}. */
     public Path rdbPath() {
         return server.config().dir().resolve(server.config().dbFilename());
@@ -208,7 +223,7 @@ public final class Persistence {
         dirtyBeforeBgsave = dirty;
         ServerConfig config = server.config();
         bgsave = new BackgroundSave(this, loop, databases(), rdbPath(), RdbFiles.options(server),
-                RdbFiles.auxFields(nowMs, server.usedMemory()), EntryWriter.accessInfo(config.maxmemoryPolicy()),
+                RdbFiles.auxFields(nowMs, server.usedMemory()), functionCodes(), EntryWriter.accessInfo(config.maxmemoryPolicy()),
                 config.lfuDecayTime(), nowMs);
         bgsaveStartMs = nowMs;
         bgsaveScheduled = false;
@@ -319,7 +334,13 @@ public final class Persistence {
                 RdbLoad result = read(path, fresh, nowMs);
                 double seconds = (System.nanoTime() - startNanos) / 1e9;
                 onLoop(() -> {
-                    install(fresh, result);
+                    try {
+                        install(fresh, result);
+                    } catch (FunctionException e) {
+                        logLoadFailure(path, new IOException("Failed loading library: " + e.getMessage(), e));
+                        onFatal.run();
+                        return;
+                    }
                     loading = false;
                     LOG.info("DB loaded from disk: {} seconds", String.format("%.3f", seconds));
                 });
@@ -359,7 +380,7 @@ public final class Persistence {
             Database[] fresh = freshDatabases();
             RdbLoad result = read(rdbPath(), fresh, server.nowMs());
             install(fresh, result);
-        } catch (IOException e) {
+        } catch (IOException | FunctionException e) {
             LOG.warn("Error trying to load the RDB dump: {}", e.getMessage());
             return "ERR Error trying to load the RDB dump, check server logs.";
         }
@@ -380,6 +401,7 @@ public final class Persistence {
 
     /** Swaps the loaded databases in: O(databases). The change counter starts again from 0. */
     private void install(Database[] fresh, RdbLoad result) {
+        server.scripting().functions().restore(result.functions(), Functions.RestorePolicy.FLUSH);
         Database[] dbs = databases();
         for (int i = 0; i < dbs.length; i++) {
             dbs[i].flush();

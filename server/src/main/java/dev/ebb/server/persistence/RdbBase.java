@@ -2,6 +2,9 @@ package dev.ebb.server.persistence;
 
 import dev.ebb.server.Server;
 import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.script.FunctionException;
+import dev.ebb.server.script.FunctionLibrary;
+import dev.ebb.server.script.Functions;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.rdb.RdbException;
 import dev.ebb.storage.rdb.RdbLimits;
@@ -17,7 +20,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,6 +50,9 @@ final class RdbBase {
         aux.put("used-mem", ascii(Long.toString(server.usedMemory())));
         aux.put("aof-base", ascii("1"));
         writer.header(aux, RdbFiles.version(dbs));
+        for (FunctionLibrary library : server.scripting().functions().libraries()) {
+            writer.function(library.code());
+        }
         long[] keys = new long[1];
         try {
             for (int i = 0; i < server.databases(); i++) {
@@ -80,8 +88,14 @@ final class RdbBase {
                 config.setMaxIntsetEntries(), config.setMaxListpackEntries(), config.setMaxListpackValue(),
                 config.zsetMaxListpackEntries(), config.zsetMaxListpackValue(), config.listMaxListpackSize());
         long now = server.nowMs();
+        List<byte[]> functions = new ArrayList<>();
         try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 1 << 16)) {
             new RdbReader(limits, true).read(in, new RdbVisitor() {
+                @Override
+                public void function(byte[] code) {
+                    functions.add(code);
+                }
+
                 @Override
                 public void entry(int db, byte[] key, Object value, long expireAtMs, long lruIdleSeconds,
                         int lfuFreq) throws IOException {
@@ -96,6 +110,11 @@ final class RdbBase {
                     }
                 }
             });
+        }
+        try {
+            server.scripting().functions().restore(functions, Functions.RestorePolicy.APPEND);
+        } catch (FunctionException e) {
+            throw new RdbException("Failed loading library: " + e.getMessage());
         }
     }
 

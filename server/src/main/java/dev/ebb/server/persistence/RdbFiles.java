@@ -52,6 +52,13 @@ final class RdbFiles {
         return RdbWriter.versionFor(false);
     }
 
+    /** FUNCTION2 records, written after the AUX fields and before the databases as Redis does. */
+    static void writeFunctions(RdbWriter writer, java.util.List<byte[]> codes) throws IOException {
+        for (byte[] code : codes) {
+            writer.function(code);
+        }
+    }
+
     static RdbOptions options(Server server) {
         return new RdbOptions(server.config().rdbCompression(), server.config().rdbChecksum());
     }

@@ -28,6 +28,7 @@ final class RdbLoad implements RdbVisitor {
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
     private long loaded;
     private long expired;
+    private final java.util.List<byte[]> functions = new java.util.ArrayList<>();
 
     RdbLoad(Database[] target, long nowMs, int keyLoadDelayMicros) {
         this.target = target;
@@ -37,6 +38,16 @@ final class RdbLoad implements RdbVisitor {
 
     long loaded() {
         return loaded;
+    }
+
+    /** The function libraries' code (FUNCTION2 records), in file order. */
+    java.util.List<byte[]> functions() {
+        return functions;
+    }
+
+    @Override
+    public void function(byte[] code) {
+        functions.add(code);
     }
 
     long expired() {

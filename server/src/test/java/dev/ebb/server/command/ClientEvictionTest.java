@@ -27,7 +27,11 @@ class ClientEvictionTest {
             try {
                 assertEquals("+OK\r\n", protectedClient.call("client", "no-evict", "on"));
                 protectedClient.sendRaw(unfinishedSet("kept"));
-                victim.sendRaw(unfinishedSet("lost"));
+                try {
+                    victim.sendRaw(unfinishedSet("lost"));
+                } catch (java.net.SocketException evictedWhileSending) {
+                    // The server may close the victim before all of its 1.5 MB is written: the expected outcome.
+                }
 
                 assertTrue(victim.closedByServerWithin(10_000), "victim still connected");
 

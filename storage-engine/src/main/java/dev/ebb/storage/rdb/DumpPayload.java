@@ -79,8 +79,7 @@ public final class DumpPayload {
         try {
             int type = in.readByte();
             if (!RdbConstants.isValueType(type) || type == RdbConstants.TYPE_MODULE_2
-                    || type == RdbConstants.TYPE_MODULE_PRE_GA || type == RdbConstants.TYPE_STREAM_LISTPACKS
-                    || type == RdbConstants.TYPE_STREAM_LISTPACKS_2 || type == RdbConstants.TYPE_STREAM_LISTPACKS_3) {
+                    || type == RdbConstants.TYPE_MODULE_PRE_GA) {
                 throw new RdbException("DUMP payload of unsupported type " + type);
             }
             Object value = new ValueReader(in, limits, nowMs).read(type);

@@ -97,6 +97,21 @@ final class RdbInput {
         return lengthAfter(first);
     }
 
+    /**
+     * A length read as an unsigned 64-bit number (stream IDs and counters, where Redis saves
+     * entries-read -1 as all ones): may be negative in Java.
+     */
+    long readUnsignedLength() throws IOException {
+        int first = readByte();
+        if (first == RdbConstants.LEN_64BIT) {
+            return readBe(8);
+        }
+        if (first >> 6 == RdbConstants.ENCVAL) {
+            throw RdbException.corrupt(consumed(), "Unexpected encoded length " + (first & 0x3F));
+        }
+        return lengthAfter(first);
+    }
+
     private long lengthAfter(int first) throws IOException {
         switch (first >> 6) {
             case RdbConstants.LEN_6BIT:

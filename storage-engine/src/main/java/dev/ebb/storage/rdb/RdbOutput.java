@@ -54,9 +54,12 @@ final class RdbOutput {
         }
     }
 
-    /** rdbSaveLen: 6-bit, 14-bit big-endian, or a marker byte and a 32/64-bit big-endian length. */
+    /** rdbSaveLen of an unsigned 64-bit length: 6-bit, 14-bit big-endian, or a marker byte and a 32/64-bit big-endian length. */
     void writeLength(long len) throws IOException {
-        if (len < 1 << 6) {
+        if (len < 0) {
+            writeByte(RdbConstants.LEN_64BIT);
+            writeBe(len, 8);
+        } else if (len < 1 << 6) {
             writeByte((int) len);
         } else if (len < 1 << 14) {
             writeByte((int) (len >> 8) | 0x40);

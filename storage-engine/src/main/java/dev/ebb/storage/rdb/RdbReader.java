@@ -13,9 +13,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Streaming: memory is bounded by the largest single value. Failures are {@link RdbException}s
  * with Redis's texts; what was reported before a failure must be thrown away by the caller. Keys of
- * empty collections are skipped as Redis skips them. Module values, module AUX data, streams and
- * pre-GA function libraries are refused with a clear message (Ebb has none of these types yet; the
- * stream type joins in {@link ValueReader}).
+ * empty collections are skipped as Redis skips them. Module values, module AUX data and pre-GA
+ * function libraries are refused with a clear message.
  *
  * <p>Reusable, not thread-safe.
  */
@@ -114,10 +113,6 @@ public final class RdbReader {
             }
             if (type == RdbConstants.TYPE_MODULE_2 || type == RdbConstants.TYPE_MODULE_PRE_GA) {
                 throw new RdbException("The RDB file contains module data I can't load: no matching module type");
-            }
-            if (type == RdbConstants.TYPE_STREAM_LISTPACKS || type == RdbConstants.TYPE_STREAM_LISTPACKS_2
-                    || type == RdbConstants.TYPE_STREAM_LISTPACKS_3) {
-                throw new RdbException("The RDB file contains a stream, which this Ebb build cannot load");
             }
             byte[] key = input.readString();
             Object value = values.read(type);

@@ -11,9 +11,10 @@ import java.util.List;
 
 /**
  * Reads one value of a given RDB type into Ebb's value classes (rdbLoadObject), for every type Redis
- * 7.2 loads but modules and streams: the current encodings, the ziplist ones of versions 9 and 10
- * (Redis 6.x and 7.0), the plain ones of older files, and Redis 7.4's hashes with field TTLs
- * (HASH_LISTPACK_EX, HASH_METADATA; fields expired before the reader's time are dropped). The value gets the encoding Ebb would
+ * 7.2 loads but modules (streams through {@link StreamCodec}): the current encodings, the ziplist ones of
+ * versions 9 and 10 (Redis 6.x and 7.0), the plain ones of older files, and Redis 7.4's hashes with field TTLs
+ * (HASH_LISTPACK_EX, HASH_METADATA; fields expired before the reader's time are dropped). The value gets the
+ * encoding Ebb would
  * give its content under the caller's {@link RdbLimits}, whatever the file used.
  *
  * <p>Checks what Redis's loading checks: listpacks, ziplists and intsets are validated entry by
@@ -62,6 +63,8 @@ final class ValueReader {
             case RdbConstants.TYPE_LIST_ZIPLIST -> list(ziplistEntries(blob()));
             case RdbConstants.TYPE_LIST_QUICKLIST, RdbConstants.TYPE_LIST_QUICKLIST_2 ->
                     quicklist(type == RdbConstants.TYPE_LIST_QUICKLIST_2);
+            case RdbConstants.TYPE_STREAM_LISTPACKS, RdbConstants.TYPE_STREAM_LISTPACKS_2,
+                    RdbConstants.TYPE_STREAM_LISTPACKS_3 -> StreamCodec.read(in, type);
             default -> throw RdbException.corrupt(in.consumed(), "Unknown RDB encoding type " + type);
         };
     }

@@ -1,5 +1,6 @@
 package dev.ebb.storage.rdb;
 
+import dev.ebb.storage.stream.StreamValue;
 import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.IntegerText;
 import dev.ebb.storage.types.ListValue;
@@ -29,9 +30,8 @@ import java.util.List;
  *       value, ttl triplets ordered by ttl, 0 for none, last) or HASH_METADATA (the minimum expiry,
  *       a count, then ttl - min + 1 or 0 for none, field and value per field). Fields already
  *       expired at the writer's time are left out.</li>
+ *   <li>streams: STREAM_LISTPACKS_3 ({@link StreamCodec}).</li>
  * </ul>
- * Streams, modules and function libraries are not stored values here; a stream type joins with
- * one branch in {@link #typeOf} and {@link #write} (RDB_TYPE_STREAM_LISTPACKS_3).
  *
  * <p>Costs: O(size of the value); a listpack encoding is built in a reusable buffer first. Not
  * thread-safe; one instance per output.
@@ -70,6 +70,9 @@ final class ValueWriter {
                 return hash.isCompact() ? RdbConstants.TYPE_HASH_LISTPACK_EX : RdbConstants.TYPE_HASH_METADATA;
             }
             return hash.isCompact() ? RdbConstants.TYPE_HASH_LISTPACK : RdbConstants.TYPE_HASH;
+        }
+        if (value instanceof StreamValue) {
+            return RdbConstants.TYPE_STREAM_LISTPACKS_3;
         }
         throw new IllegalArgumentException("no RDB encoding for value class: "
                 + (value == null ? "null" : value.getClass().getName()));
@@ -117,6 +120,7 @@ final class ValueWriter {
             }
             case RdbConstants.TYPE_HASH_LISTPACK_EX -> writeListpackEx((HashValue) value);
             case RdbConstants.TYPE_HASH_METADATA -> writeMetadata((HashValue) value);
+            case RdbConstants.TYPE_STREAM_LISTPACKS_3 -> StreamCodec.write(out, (StreamValue) value);
             default -> writeHashtable((HashValue) value);
         }
     }

@@ -69,6 +69,62 @@ public final class StreamNode {
         return node;
     }
 
+    /**
+     * A node rebuilt from a listpack Redis or Ebb stored (an RDB file or DUMP payload): the master
+     * entry's counters and fields are read back; the caller has already validated the listpack's
+     * elements. O(master entry size).
+     *
+     * @throws IllegalArgumentException if the master entry is malformed
+     */
+    public static StreamNode fromListpack(StreamId master, byte[] lp) {
+        try {
+            int at = Listpack.HEADER_BYTES;
+            long count = readCounter(lp, at);
+            at = Listpack.next(lp, at);
+            long deleted = readCounter(lp, at);
+            at = Listpack.next(lp, at);
+            long n = readCounter(lp, at);
+            at = Listpack.next(lp, at);
+            if (count + deleted == 0 || n > lp.length) {
+                throw new IllegalArgumentException("stream node without entries");
+            }
+            byte[][] fields = new byte[(int) n][];
+            for (int i = 0; i < n; i++) {
+                fields[i] = Listpack.readBytes(lp, at);
+                at = Listpack.next(lp, at);
+            }
+            if (readCounter(lp, at) != 0) {
+                throw new IllegalArgumentException("stream master entry not terminated by 0");
+            }
+            at = Listpack.next(lp, at);
+            StreamNode node = new StreamNode(master.ms(), master.seq(), fields);
+            node.lp = lp;
+            node.used = lp.length;
+            node.count = (int) count;
+            node.deleted = (int) deleted;
+            node.firstEntry = at;
+            // Counted now: an append must find the count of the elements before it.
+            node.elementCount();
+            return node;
+        } catch (RuntimeException e) {
+            if (e instanceof IllegalArgumentException) {
+                throw e;
+            }
+            throw new IllegalArgumentException("malformed stream node: " + e.getMessage(), e);
+        }
+    }
+
+    private static long readCounter(byte[] lp, int at) {
+        if (at >= lp.length - 1 || !Listpack.isInt(lp, at)) {
+            throw new IllegalArgumentException("stream node counter is not an integer");
+        }
+        long v = Listpack.readInt(lp, at);
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("stream node counter out of range: " + v);
+        }
+        return v;
+    }
+
     /** The node's master ID (its radix tree key in Redis). */
     public StreamId masterId() {
         return new StreamId(masterMs, masterSeq);

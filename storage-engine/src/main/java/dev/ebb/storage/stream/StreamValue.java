@@ -80,6 +80,26 @@ public final class StreamValue implements MemoryEstimated {
         }
     }
 
+    /**
+     * A stream rebuilt from what an RDB file or DUMP payload holds: its nodes in master-ID order
+     * and its counters (the caller checked them); groups are added with {@link #createGroup}.
+     */
+    public static StreamValue restore(java.util.List<StreamNode> loaded, long length, StreamId lastId,
+            StreamId firstId, StreamId maxDeletedId, long entriesAdded) {
+        StreamValue s = new StreamValue();
+        s.nodes = loaded.toArray(new StreamNode[Math.max(1, loaded.size())]);
+        s.nodeCount = loaded.size();
+        for (StreamNode n : loaded) {
+            s.nodeBytes += n.memoryBytes();
+        }
+        s.length = length;
+        s.lastId = lastId;
+        s.firstId = firstId;
+        s.maxDeletedId = maxDeletedId;
+        s.entriesAdded = entriesAdded;
+        return s;
+    }
+
     /** Nodes in ID order, for an RDB writer (read-only view: do not modify). */
     public StreamNode[] nodes() {
         return Arrays.copyOf(nodes, nodeCount);

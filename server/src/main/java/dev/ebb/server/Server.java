@@ -82,6 +82,7 @@ public final class Server {
     /** The client whose outermost command is running (Redis's current_client), or null. */
     private Client caller;
     private final Propagation propagation = new Propagation();
+    private final dev.ebb.server.replication.ReplicationState replication;
     private final dev.ebb.server.persistence.AppendOnlyFile aof;
     private final ClusterNode cluster;
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
@@ -161,6 +162,7 @@ public final class Server {
         memoryGuard.evictionListener(propagatingEviction(LazyFree.evictionListener(this)));
         this.startMs = nowMs;
         this.runId = runId(seeds);
+        this.replication = new dev.ebb.server.replication.ReplicationState(new SplittableRandom());
         this.cluster = config.clusterEnabled() ? new ClusterNode(seeds) : null;
         this.aof = new dev.ebb.server.persistence.AppendOnlyFile(this);
     }
@@ -613,6 +615,11 @@ public final class Server {
     /** The one stream of writes leaving the loop (AOF, replicas); also counts changes ({@link Propagation#dirty()}). */
     public Propagation propagation() {
         return propagation;
+    }
+
+    /** Replication ids, offset and backlog, shared by the primary and the replica side. */
+    public dev.ebb.server.replication.ReplicationState replication() {
+        return replication;
     }
 
     /** The append-only file, on or off ({@code appendonly}). */

@@ -69,7 +69,6 @@ public final class InfoCommand {
     private static final Set<String> NOT_DEFAULT = Set.of("commandstats", "latencystats");
     /** Redis's default {@code repl-backlog-size}; Ebb has no backlog and no such directive yet. */
     private static final long REPL_BACKLOG_SIZE = 1024 * 1024;
-    private static final String ZERO_REPLID = "0000000000000000000000000000000000000000";
     private static final int CLOCK_TICKS_PER_SECOND = 100;
     private static final Path PROC_STATUS = Path.of("/proc/self/status");
     private static final Path PROC_STAT = Path.of("/proc/self/stat");
@@ -381,14 +380,16 @@ public final class InfoCommand {
         field(out, "role", "master");
         field(out, "connected_slaves", 0);
         field(out, "master_failover_state", "no-failover");
-        field(out, "master_replid", s.runId());
-        field(out, "master_replid2", ZERO_REPLID);
-        field(out, "master_repl_offset", 0);
-        field(out, "second_repl_offset", -1);
-        field(out, "repl_backlog_active", 0);
-        field(out, "repl_backlog_size", REPL_BACKLOG_SIZE);
-        field(out, "repl_backlog_first_byte_offset", 0);
-        field(out, "repl_backlog_histlen", 0);
+        dev.ebb.server.replication.ReplicationState r = s.replication();
+        dev.ebb.server.replication.ReplicationBacklog backlog = r.backlog();
+        field(out, "master_replid", r.replid());
+        field(out, "master_replid2", r.replid2());
+        field(out, "master_repl_offset", r.offset());
+        field(out, "second_repl_offset", r.secondOffset());
+        field(out, "repl_backlog_active", backlog == null ? 0 : 1);
+        field(out, "repl_backlog_size", backlog == null ? REPL_BACKLOG_SIZE : backlog.size());
+        field(out, "repl_backlog_first_byte_offset", backlog == null ? 0 : backlog.firstByteOffset());
+        field(out, "repl_backlog_histlen", backlog == null ? 0 : backlog.histlen());
     }
 
     private static void cpu(StringBuilder out) {

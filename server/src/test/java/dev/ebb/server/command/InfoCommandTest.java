@@ -1,6 +1,7 @@
 package dev.ebb.server.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -318,7 +319,10 @@ class InfoCommandTest {
             assertEquals(String.valueOf(j.lastsave()), persistence.get("rdb_last_save_time"));
             assertEquals("master", replication.get("role"));
             assertEquals("0", replication.get("connected_slaves"));
-            assertEquals(server.get("run_id"), replication.get("master_replid"));
+            assertTrue(replication.get("master_replid").matches("[0-9a-f]{40}"));
+            assertNotEquals(server.get("run_id"), replication.get("master_replid"), "a replication id of its own, as Redis");
+            assertEquals("0", replication.get("master_repl_offset"));
+            assertEquals("0", replication.get("repl_backlog_active"));
         }
     }
 

@@ -29,6 +29,7 @@ public final class ReplicationState {
     private long secondOffset = -1;
     private ReplicationBacklog backlog;
     private Downstream downstream;
+    private boolean replica;
 
     public ReplicationState(SplittableRandom random) {
         this.random = random;
@@ -51,6 +52,19 @@ public final class ReplicationState {
     /** {@code second_repl_offset}: the first offset at which {@link #replid2} is no longer valid, or -1. */
     public long secondOffset() {
         return secondOffset;
+    }
+
+    /**
+     * Whether this node follows a primary (REPLICAOF host port). A replica feeds the stream with
+     * the bytes it applied from its primary, never with its own propagation (Redis proxies the
+     * primary's stream to sub-replicas verbatim).
+     */
+    public boolean replica() {
+        return replica;
+    }
+
+    public void replica(boolean replica) {
+        this.replica = replica;
     }
 
     /** The backlog, or null while there is none. */

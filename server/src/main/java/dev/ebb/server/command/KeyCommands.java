@@ -694,7 +694,12 @@ public final class KeyCommands {
     }
 
 
-    /** FLUSHALL [ASYNC|SYNC]: every database, each in O(1) as for {@link #flushdb}. */
+    /**
+     * FLUSHALL [ASYNC|SYNC]: every database, each in O(1) as for {@link #flushdb}. Then, as Redis's
+     * flushAllDataAndResetRDB: a running BGSAVE is stopped (it would write the old data), and with
+     * save points configured the now empty dataset is saved at once, so a restart does not bring the
+     * flushed keys back from the last dump.
+     */
     static void flushall(Client c, byte[][] argv) {
         if (!flushModeOrReply(c, argv)) {
             return;
@@ -702,6 +707,11 @@ public final class KeyCommands {
         boolean lazy = LazyFree.lazyFlush(c, argv);
         for (int i = 0; i < c.server().databases(); i++) {
             LazyFree.flush(c, c.server().db(i), lazy);
+        }
+        dev.ebb.server.persistence.Persistence persistence = c.server().persistence();
+        persistence.killBgsave();
+        if (!c.server().config().save().isEmpty()) {
+            persistence.save();
         }
         c.reply().ok();
     }

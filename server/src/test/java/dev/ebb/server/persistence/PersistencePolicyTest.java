@@ -165,4 +165,33 @@ class PersistencePolicyTest {
             assertEquals("ok", awaitBgsave(j));
         }
     }
+
+    @Test
+    void flushallShouldSaveTheEmptyDatasetWhenSavePointsAreConfigured() throws Exception {
+        writeDump(100);
+        try (EbbServer ebb = start(dir, "save \"3600 1000000\""); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            awaitLoaded(j);
+            assertEquals(100, j.dbSize());
+            long saves = Long.parseLong(info(j, "rdb_saves"));
+            assertEquals("OK", j.flushAll());
+            assertEquals(saves + 1, Long.parseLong(info(j, "rdb_saves")), "FLUSHALL saved at once");
+        }
+        try (EbbServer ebb = start(dir, ""); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            awaitLoaded(j);
+            assertEquals(0, j.dbSize(), "the flushed keys must not come back from the old dump");
+        }
+    }
+
+    @Test
+    void flushallWithoutSavePointsShouldLeaveTheLastDumpAsRedisDoes() throws Exception {
+        writeDump(100);
+        try (EbbServer ebb = start(dir, ""); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            awaitLoaded(j);
+            assertEquals("OK", j.flushAll());
+        }
+        try (EbbServer ebb = start(dir, ""); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            awaitLoaded(j);
+            assertEquals(100, j.dbSize());
+        }
+    }
 }

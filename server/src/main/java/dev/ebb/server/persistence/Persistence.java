@@ -419,6 +419,8 @@ public final class Persistence {
         Database[] fresh = new Database[server.databases()];
         for (int i = 0; i < fresh.length; i++) {
             fresh[i] = new Database(i, seeds.nextLong(), kind);
+            // The file's IDLE / FREQ records become metas read the way the live databases read them.
+            fresh[i].trackFrequency(server.db(i).tracksFrequency(), config.lfuLogFactor(), config.lfuDecayTime());
         }
         return fresh;
     }

@@ -97,6 +97,9 @@ final class RdbLoad implements RdbVisitor {
         if (expireAtMs != -1) {
             d.setExpire(key, expireAtMs);
         }
+        if (lruIdleSeconds >= 0 || lfuFreq >= 0) {
+            d.setAccessInfo(key, lruIdleSeconds, lfuFreq, nowMs);
+        }
         loaded++;
     }
 

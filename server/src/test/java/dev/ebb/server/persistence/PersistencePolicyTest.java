@@ -194,4 +194,31 @@ class PersistencePolicyTest {
             assertEquals(100, j.dbSize());
         }
     }
+
+    @Test
+    void idleTimesAndFrequenciesShouldSurviveARestartUnderTheirPolicies() throws Exception {
+        try (EbbServer ebb = start(dir, "maxmemory-policy allkeys-lru"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            j.set("k", "v");
+            byte[] dump = j.dump("k");
+            j.del("k");
+            assertEquals("OK", j.restore("k".getBytes(), 0, dump, new redis.clients.jedis.params.RestoreParams().idleTime(5000)));
+            assertEquals("OK", j.save());
+        }
+        try (EbbServer ebb = start(dir, "maxmemory-policy allkeys-lru"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            awaitLoaded(j);
+            long idle = j.objectIdletime("k");
+            assertTrue(idle >= 5000 && idle < 5600, "idle time from the file: " + idle);
+        }
+        try (EbbServer ebb = start(dir, "maxmemory-policy allkeys-lfu"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            awaitLoaded(j);
+            byte[] dump = j.dump("k");
+            j.del("k");
+            assertEquals("OK", j.restore("k".getBytes(), 0, dump, new redis.clients.jedis.params.RestoreParams().frequency(100)));
+            assertEquals("OK", j.save());
+        }
+        try (EbbServer ebb = start(dir, "maxmemory-policy allkeys-lfu"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            awaitLoaded(j);
+            assertEquals(100, j.objectFreq("k"));
+        }
+    }
 }

@@ -211,6 +211,8 @@ final class BackgroundSave implements Runnable {
         }
         flushBatch();
         if (snapshot.isComplete()) {
+            // Detaches from the databases: a snapshot of empty databases is complete without a walk.
+            snapshot.abandon();
             queue.add(END);
         } else if (inFlightBytes.get() >= MAX_IN_FLIGHT_BYTES) {
             loop.schedule(slice, 1, TimeUnit.MILLISECONDS);

@@ -137,6 +137,11 @@ public final class ReplicationPrimary {
         if (link.isReplica()) {
             return;
         }
+        if (state.replica() && state.backlog() == null) {
+            // A replica serves sub-replicas only once it holds its primary's history.
+            c.reply().error("NOMASTERLINK Can't SYNC while not connected with my master");
+            return;
+        }
         String name = link.ip() + ":" + link.listeningPort;
         LOG.info("Replica {} asks for synchronization", name);
         if (replid != null && tryPartial(link, replid, from)) {

@@ -33,7 +33,7 @@ class PrimaryWaitTest {
                     Integer.toString(ebb.port()), "--replica-announce-ip", "10.1.2.3");
             Assumptions.assumeTrue(replica != null, () -> "skipped: " + ReferenceRedis.unavailableReason);
             try (replica; Jedis r = new Jedis("127.0.0.1", replica.port())) {
-                await("the replica's link to be up", 60, () -> "up".equals(info(r, "master_link_status")));
+                awaitLinkUp(r, replica);
 
                 primary.set("a", "1");
                 long one = primary.waitReplicas(1, 0);
@@ -60,6 +60,16 @@ class PrimaryWaitTest {
         }
     }
 
+    /** Waits for the replica's link, failing with the replica's log. */
+    static void awaitLinkUp(Jedis r, ReferenceRedis replica) throws Exception {
+        try {
+            await("the replica's link to be up", 90, () -> "up".equals(info(r, "master_link_status")));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; replica log: "
+                    + java.nio.file.Files.readString(replica.dir().resolve("redis.log")), e);
+        }
+    }
+
     @Test
     void minReplicasToWriteShouldRefuseWritesWithTooFewGoodReplicas() throws Exception {
         try (EbbServer ebb = EbbServer.start(ServerConfig.fromText("port 0\nbind 127.0.0.1\nsave \"\"\ndir " + dir
@@ -73,6 +83,7 @@ class PrimaryWaitTest {
             primary.configSet("min-slaves-to-write", "0");
             assertEquals("OK", primary.set("k", "v"));
             assertEquals(0, primary.waitReplicas(0, 0));
+            assertEquals(0, primary.waitReplicas(1, 100));
         }
     }
 }

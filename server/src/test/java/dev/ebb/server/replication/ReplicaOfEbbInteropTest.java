@@ -41,7 +41,7 @@ class ReplicaOfEbbInteropTest {
                     Integer.toString(ebb.port()));
             Assumptions.assumeTrue(replica != null, () -> "skipped: " + ReferenceRedis.unavailableReason);
             try (replica; Jedis r = new Jedis("127.0.0.1", replica.port())) {
-                await("the replica's link to be up", 60, () -> "up".equals(info(r, "master_link_status")));
+                PrimaryWaitTest.awaitLinkUp(r, replica);
                 ReplicationData.load(primary, 3000, 1);
                 awaitSameContents(primary, r);
                 assertEquals("1", info(primary, "connected_slaves"));

@@ -90,6 +90,12 @@ public final class Client {
     /** BCAST prefixes in byte order, or null outside BCAST mode. */
     private java.util.TreeSet<byte[]> trackingPrefixes;
 
+    // ---- replication (dev.ebb.server.replication) ----
+    /** This connection's replica link once it sent SYNC or PSYNC, else null. */
+    private dev.ebb.server.replication.ReplicaLink replicaLink;
+    /** The replication offset after this client's last command (Redis's {@code woff}, what WAIT waits for). */
+    private long replOffset;
+
     Client(long id, Channel channel, Server server, String addr, String laddr, long createdMs) {
         this.id = id;
         this.channel = channel;
@@ -356,6 +362,24 @@ public final class Client {
         this.trackingPrefixes = prefixes;
     }
 
+    /** The replica link of a connection that sent SYNC or PSYNC (CLIENT LIST flag {@code S}), else null. */
+    public dev.ebb.server.replication.ReplicaLink replicaLink() {
+        return replicaLink;
+    }
+
+    public void replicaLink(dev.ebb.server.replication.ReplicaLink link) {
+        this.replicaLink = link;
+    }
+
+    /** The replication offset when this client's last write was propagated: WAIT waits for replicas to ack it. */
+    public long replOffset() {
+        return replOffset;
+    }
+
+    public void replOffset(long offset) {
+        this.replOffset = offset;
+    }
+
     /** Closes the connection once the replies produced so far are written (QUIT, protocol errors). */
     public void closeAfterReply() {
         flags |= FLAG_CLOSE_AFTER_REPLY;
@@ -381,7 +405,7 @@ public final class Client {
         reply.release();
     }
 
-    Channel channel() {
+    public Channel channel() {
         return channel;
     }
 

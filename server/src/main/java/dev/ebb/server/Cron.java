@@ -75,6 +75,7 @@ final class Cron {
         server.blockingKeys().expireTimeouts(nowMs);
         server.aof().cron();
         server.persistence().cron(nowMs);
+        server.replicationPrimary().cron(nowMs);
         rehashLeftNanos = REHASH_BUDGET_NANOS;
         if (!rehashPending) {
             continueRehash();

@@ -31,11 +31,14 @@ final class OutputBufferLimiter {
     }
 
     /**
-     * The limits of {@code c}'s class: {@code pubsub} for a client subscribed to anything, otherwise
-     * {@code normal} (MONITOR clients are normal, as in Redis). The {@code replica} class applies to
-     * replica links, which Ebb does not have yet.
+     * The limits of {@code c}'s class: {@code replica} for a replica link, {@code pubsub} for a client
+     * subscribed to anything, otherwise {@code normal} (MONITOR clients are normal, as in Redis).
+     * A replica's stream buffered while its snapshot is sent is not counted.
      */
     static ClientOutputBufferLimits.Limit limitOf(ClientOutputBufferLimits limits, Client c) {
+        if (c.replicaLink() != null && c.replicaLink().isReplica()) {
+            return limits.replica();
+        }
         return c.subscriptions().active() ? limits.pubsub() : limits.normal();
     }
 
@@ -47,7 +50,7 @@ final class OutputBufferLimiter {
     static long floor(ClientOutputBufferLimits limits) {
         long floor = Long.MAX_VALUE;
         for (ClientOutputBufferLimits.Limit limit : new ClientOutputBufferLimits.Limit[] {
-                limits.normal(), limits.pubsub()}) {
+                limits.normal(), limits.replica(), limits.pubsub()}) {
             if (limit.hardLimitBytes() > 0) {
                 floor = Math.min(floor, limit.hardLimitBytes());
             }

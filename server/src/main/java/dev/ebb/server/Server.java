@@ -83,6 +83,7 @@ public final class Server {
     private Client caller;
     private final Propagation propagation = new Propagation();
     private final dev.ebb.server.replication.ReplicationState replication;
+    private final dev.ebb.server.replication.ReplicationPrimary replicationPrimary;
     private final dev.ebb.server.persistence.AppendOnlyFile aof;
     private final ClusterNode cluster;
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
@@ -163,6 +164,7 @@ public final class Server {
         this.startMs = nowMs;
         this.runId = runId(seeds);
         this.replication = new dev.ebb.server.replication.ReplicationState(new SplittableRandom());
+        this.replicationPrimary = new dev.ebb.server.replication.ReplicationPrimary(this);
         this.cluster = config.clusterEnabled() ? new ClusterNode(seeds) : null;
         this.aof = new dev.ebb.server.persistence.AppendOnlyFile(this);
     }
@@ -333,6 +335,11 @@ public final class Server {
         if (persistence.deniesWrites() && (spec.has(CommandFlags.WRITE) || spec.name().equals("ping")
                 || (spec.name().equals("exec") && c.inMulti() && queuedWrite(c.transaction())))) {
             reject(c, spec, Errors.MISCONF);
+            return;
+        }
+        if ((spec.has(CommandFlags.WRITE) || (spec.name().equals("exec") && c.inMulti() && queuedWrite(c.transaction())))
+                && replicationPrimary.tooFewGoodReplicas()) {
+            reject(c, spec, Errors.NOREPLICAS);
             return;
         }
         if (persistence.loading() && !spec.has(CommandFlags.LOADING)) {
@@ -622,6 +629,27 @@ public final class Server {
         return replication;
     }
 
+    /** The primary side of replication: replica links, full syncs, WAIT. */
+    public dev.ebb.server.replication.ReplicationPrimary replicationPrimary() {
+        return replicationPrimary;
+    }
+
+    /** Hands {@code c}'s pending replies to its socket now, before bytes written to the channel directly follow. */
+    public void flushNow(Client c) {
+        if (loop != null) {
+            loop.writeNow(c);
+        }
+    }
+
+    /** Runs {@code task} on the loop thread (from a background thread). */
+    public void runOnLoop(Runnable task) {
+        loop.run(() -> {
+            tick();
+            task.run();
+            loop.flushPendingWrites();
+        });
+    }
+
     /** The append-only file, on or off ({@code appendonly}). */
     public dev.ebb.server.persistence.AppendOnlyFile aof() {
         return aof;
@@ -730,6 +758,7 @@ public final class Server {
         pause.forget(c);
         clients.remove(c.id());
         blockingKeys.forget(c);
+        replicationPrimary.forget(c);
     }
 
     void attach(CommandLoop commandLoop) {

@@ -38,7 +38,8 @@ public final class Commands {
             StreamReadCommands.specs(),
             StreamGroupCommands.specs(),
             StreamInfoCommands.specs(),
-            AofCommands.specs());
+            AofCommands.specs(),
+            ReplicationCommands.specs());
 
     private Commands() {
     }

@@ -69,6 +69,11 @@ public final class Errors {
     public static final String EXPIRE_GT_LT_INCOMPATIBLE = "ERR GT and LT options at the same time are not compatible";
     public static final String TIMEOUT_NOT_INTEGER = "ERR timeout is not an integer or out of range";
     public static final String TIMEOUT_NEGATIVE = "ERR timeout is negative";
+    public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
+    public static final String WAIT_ON_REPLICA = "ERR WAIT cannot be used with replica instances. Please also note"
+            + " that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to"
+            + " replicas are just local and are not propagated.";
+    public static final String RDB_ONLY_RANGE = "ERR value is out of range, value must between 0 and 1";
     public static final String LFU_NOT_SELECTED = "ERR An LFU maxmemory policy is not selected, access frequency not"
             + " tracked. Please note that when switching between policies at runtime LRU and LFU data will take some"
             + " time to adjust.";

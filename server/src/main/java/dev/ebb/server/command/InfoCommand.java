@@ -43,7 +43,7 @@ import java.util.Set;
  *   <li><b>cpu</b>: {@code used_cpu_*} from {@code /proc/self/stat} (all JVM threads, GC included;
  *       summed thread times where there is no /proc); the {@code _main_thread} fields are the
  *       command loop thread's own.</li>
- *   <li><b>replication</b>: always a master without replicas; {@code master_replid} is the run id.</li>
+ *   <li><b>replication</b>: a primary's replicas (ReplicationPrimary), ids, offsets and backlog.</li>
  *   <li>{@code blocked_clients} counts clients in BLPOP and friends.</li>
  *   <li>Redis 7.2.4's fields, in its order, are all present except those Ebb cannot yet answer
  *       truthfully: {@code used_memory_lua}, {@code used_memory_vm_eval}, {@code used_memory_vm_total}
@@ -336,9 +336,7 @@ public final class InfoCommand {
         field(out, "instantaneous_input_repl_kbps", "0.00");
         field(out, "instantaneous_output_repl_kbps", "0.00");
         field(out, "rejected_connections", st.rejectedConnections());
-        field(out, "sync_full", 0);
-        field(out, "sync_partial_ok", 0);
-        field(out, "sync_partial_err", 0);
+        s.replicationPrimary().appendSyncStats(out);
         field(out, "expired_subkeys", expiredSubkeys);
         field(out, "expired_keys", expired);
         field(out, "expired_stale_perc", String.format(Locale.ROOT, "%.2f", s.expireCycle().expiredStalePerc()));
@@ -378,7 +376,7 @@ public final class InfoCommand {
     private static void replication(StringBuilder out, Server s) {
         out.append("# Replication\r\n");
         field(out, "role", "master");
-        field(out, "connected_slaves", 0);
+        s.replicationPrimary().appendReplicaLines(out);
         field(out, "master_failover_state", "no-failover");
         dev.ebb.server.replication.ReplicationState r = s.replication();
         dev.ebb.server.replication.ReplicationBacklog backlog = r.backlog();

@@ -2,7 +2,6 @@ package dev.ebb.server.command;
 
 import static dev.ebb.server.command.CommandFlags.DENYOOM;
 import static dev.ebb.server.command.CommandFlags.FAST;
-import static dev.ebb.server.command.CommandFlags.NOSCRIPT;
 import static dev.ebb.server.command.CommandFlags.READONLY;
 import static dev.ebb.server.command.CommandFlags.WRITE;
 import static dev.ebb.server.command.CommandSpec.spec;
@@ -111,11 +110,7 @@ public final class KeyCommands {
                 spec("flushall", -1, WRITE, 0, 0, 0, KeyCommands::flushall)
                         .doc(CommandGroup.SERVER, "1.0.0", "Removes all keys from all databases.", "[ASYNC | SYNC]"),
                 spec("swapdb", 3, WRITE | FAST, 0, 0, 0, KeyCommands::swapdb)
-                        .doc(CommandGroup.SERVER, "4.0.0", "Swaps two Redis databases.", "index1 index2"),
-                spec("wait", 3, NOSCRIPT, 0, 0, 0, KeyCommands::waitCommand)
-                        .doc(CommandGroup.GENERIC, "3.0.0", "Blocks until the asynchronous replication of all"
-                                + " preceding write commands sent by the connection is completed.",
-                                "numreplicas timeout")));
+                        .doc(CommandGroup.SERVER, "4.0.0", "Swaps two Redis databases.", "index1 index2")));
         specs.addAll(ObjectCommands.specs());
         specs.addAll(MemoryCommands.specs());
         return specs;
@@ -766,32 +761,5 @@ public final class KeyCommands {
         }
         c.reply().error(Errors.SYNTAX);
         return false;
-    }
-
-    /**
-     * WAIT numreplicas timeout: the number of replicas that acknowledged this connection's writes.
-     * Ebb has no replication yet, so that is 0, replied at once. Ebb deliberately differs from
-     * Redis here: with no replicas Redis blocks until the timeout (forever with timeout 0) before
-     * replying 0.
-     */
-    static void waitCommand(Client c, byte[][] argv) {
-        try {
-            Arguments.parseLong(argv[1]);
-        } catch (NumberFormatException e) {
-            c.reply().error(Errors.NOT_INTEGER);
-            return;
-        }
-        long timeout;
-        try {
-            timeout = Arguments.parseLong(argv[2]);
-        } catch (NumberFormatException e) {
-            c.reply().error(Errors.TIMEOUT_NOT_INTEGER);
-            return;
-        }
-        if (timeout < 0) {
-            c.reply().error(Errors.TIMEOUT_NEGATIVE);
-            return;
-        }
-        c.reply().integer(0);
     }
 }

@@ -261,13 +261,9 @@ public final class ServerCommands {
         c.reply().ok();
     }
 
-    /** ROLE: Ebb is always a master without replicas: {@code master}, offset 0, no replicas. */
+    /** ROLE of a primary: {@code master}, the replication offset, and each online replica's address and acked offset. */
     static void role(Client c, byte[][] argv) {
-        RespWriter w = c.reply();
-        w.arrayHeader(3);
-        w.bulk("master");
-        w.integer(0);
-        w.emptyArray();
+        c.server().replicationPrimary().role(c.reply());
     }
 
     /** LASTSAVE: unix seconds of the last successful save; the start time before any, as in Redis. */

@@ -217,6 +217,12 @@ public final class StreamCommands {
         long before = s.memoryBytes();
         s.append(id, argv, fieldPos, argv.length, config.streamNodeMaxEntries(), config.streamNodeMaxBytes());
         StreamSupport.replyId(c.reply(), id);
+        if (c.server().propagation().active()) {
+            // As Redis: replicas and the AOF get the ID this XADD generated, not "*" or "ms-*".
+            byte[][] propagated = argv.clone();
+            propagated[a.idIndex] = StreamSupport.idBytes(id);
+            c.server().propagation().rewrite(propagated);
+        }
         if (found == null) {
             Aggregates.created(c, key, s, dev.ebb.server.config.NotifyKeyspaceEvents.STREAM, "xadd");
             before = s.memoryBytes();

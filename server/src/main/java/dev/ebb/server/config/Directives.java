@@ -102,6 +102,25 @@ final class Directives {
     static final Directive<String> DIR = add("dir", new Directory(),
             Path.of("").toAbsolutePath().normalize().toString(), Mutability.PROTECTED);
 
+    // REPLICATION (the primary's side)
+    static final Directive<Long> REPL_DISKLESS_SYNC_DELAY = add("repl-diskless-sync-delay", Int.range(0, INT_MAX), 5L,
+            Mutability.MUTABLE);
+    static final Directive<Boolean> REPL_DISKLESS_SYNC = add("repl-diskless-sync", Bool.yesNo(), true,
+            Mutability.MUTABLE);
+    static final Directive<Long> REPL_DISKLESS_SYNC_MAX_REPLICAS = add("repl-diskless-sync-max-replicas",
+            Int.range(0, INT_MAX), 0L, Mutability.MUTABLE);
+    static final Directive<Long> REPL_PING_REPLICA_PERIOD = add(new Spec<>("repl-ping-replica-period",
+            Int.range(1, INT_MAX), 10L, Mutability.MUTABLE).alias("repl-ping-slave-period"));
+    static final Directive<Long> REPL_TIMEOUT = add("repl-timeout", Int.range(1, INT_MAX), 60L, Mutability.MUTABLE);
+    static final Directive<Long> REPL_BACKLOG_SIZE = add("repl-backlog-size", Memory.range(1, LONG_MAX), MB,
+            Mutability.MUTABLE);
+    static final Directive<Long> REPL_BACKLOG_TTL = add("repl-backlog-ttl", Int.range(0, LONG_MAX), 3600L,
+            Mutability.MUTABLE);
+    static final Directive<Long> MIN_REPLICAS_TO_WRITE = add(new Spec<>("min-replicas-to-write",
+            Int.range(0, INT_MAX), 0L, Mutability.MUTABLE).alias("min-slaves-to-write"));
+    static final Directive<Long> MIN_REPLICAS_MAX_LAG = add(new Spec<>("min-replicas-max-lag",
+            Int.range(0, INT_MAX), 10L, Mutability.MUTABLE).alias("min-slaves-max-lag"));
+
     // SECURITY
     static final Directive<String> REQUIREPASS = add(new Spec<>("requirepass", Text.any(), "", Mutability.MUTABLE)
             .sensitive());

@@ -577,6 +577,51 @@ public final class ServerConfig {
         return value(Directives.LFU_DECAY_TIME).intValue();
     }
 
+    /** {@code repl-backlog-size}: bytes of stream kept for partial resyncs. */
+    public long replBacklogSize() {
+        return value(Directives.REPL_BACKLOG_SIZE);
+    }
+
+    /** {@code repl-backlog-ttl}: seconds without replicas after which a primary frees its backlog; 0 never. */
+    public long replBacklogTtl() {
+        return value(Directives.REPL_BACKLOG_TTL);
+    }
+
+    /** {@code repl-diskless-sync}: full syncs stream the RDB to replicas that accept it instead of writing a file. */
+    public boolean replDisklessSync() {
+        return value(Directives.REPL_DISKLESS_SYNC);
+    }
+
+    /** {@code repl-diskless-sync-delay}: seconds a diskless sync waits for more replicas. */
+    public int replDisklessSyncDelay() {
+        return value(Directives.REPL_DISKLESS_SYNC_DELAY).intValue();
+    }
+
+    /** {@code repl-diskless-sync-max-replicas}: start a diskless sync as soon as this many wait (0: only the delay). */
+    public int replDisklessSyncMaxReplicas() {
+        return value(Directives.REPL_DISKLESS_SYNC_MAX_REPLICAS).intValue();
+    }
+
+    /** {@code repl-ping-replica-period}: seconds between PINGs in the replication stream. */
+    public int replPingReplicaPeriod() {
+        return value(Directives.REPL_PING_REPLICA_PERIOD).intValue();
+    }
+
+    /** {@code repl-timeout}: seconds of silence after which a replication link is dropped. */
+    public int replTimeout() {
+        return value(Directives.REPL_TIMEOUT).intValue();
+    }
+
+    /** {@code min-replicas-to-write}: writes are refused with fewer good replicas (0: never). */
+    public int minReplicasToWrite() {
+        return value(Directives.MIN_REPLICAS_TO_WRITE).intValue();
+    }
+
+    /** {@code min-replicas-max-lag}: seconds since its last ack within which a replica is good. */
+    public int minReplicasMaxLag() {
+        return value(Directives.MIN_REPLICAS_MAX_LAG).intValue();
+    }
+
     /** {@code active-expire-effort}: 1..10, how hard the active expire cycle works. */
     public int activeExpireEffort() {
         return value(Directives.ACTIVE_EXPIRE_EFFORT).intValue();

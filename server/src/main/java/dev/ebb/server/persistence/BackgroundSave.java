@@ -52,6 +52,10 @@ final class BackgroundSave implements Runnable {
     private final ScheduledExecutorService loop;
     private final Snapshot snapshot;
     private final Path target;
+    /** Diskless replication: the RDB goes to this stream (the replicas' sockets) instead of {@link #target}. */
+    private final java.io.OutputStream stream;
+    /** Told on the loop when the save ends (null on success): a save started for replication. */
+    private final java.util.function.Consumer<IOException> onDone;
     private final RdbOptions options;
     private final Map<String, byte[]> aux;
     private final int version;
@@ -77,9 +81,21 @@ final class BackgroundSave implements Runnable {
 
     BackgroundSave(Persistence owner, ScheduledExecutorService loop, Database[] dbs, Path target, RdbOptions options,
             Map<String, byte[]> aux, List<byte[]> functions, AccessInfo access, int decayMinutes, long instantMs) {
+        this(owner, loop, dbs, target, null, null, options, aux, functions, access, decayMinutes, instantMs);
+    }
+
+    /**
+     * A save for replication: to {@code target} (disk-based) or, with {@code stream} set, to the
+     * stream (diskless); {@code onDone} hears the outcome on the loop.
+     */
+    BackgroundSave(Persistence owner, ScheduledExecutorService loop, Database[] dbs, Path target,
+            java.io.OutputStream stream, java.util.function.Consumer<IOException> onDone, RdbOptions options,
+            Map<String, byte[]> aux, List<byte[]> functions, AccessInfo access, int decayMinutes, long instantMs) {
         this.owner = owner;
         this.loop = loop;
         this.target = target;
+        this.stream = stream;
+        this.onDone = onDone;
         this.options = options;
         this.aux = aux;
         this.functions = functions;
@@ -195,6 +211,8 @@ final class BackgroundSave implements Runnable {
         }
         flushBatch();
         if (snapshot.isComplete()) {
+            // Detaches from the databases: a snapshot of empty databases is complete without a walk.
+            snapshot.abandon();
             queue.add(END);
         } else if (inFlightBytes.get() >= MAX_IN_FLIGHT_BYTES) {
             loop.schedule(slice, 1, TimeUnit.MILLISECONDS);
@@ -204,9 +222,25 @@ final class BackgroundSave implements Runnable {
         }
     }
 
+    /** Whether the RDB goes to a stream (diskless replication) rather than to a file. */
+    boolean toStream() {
+        return stream != null;
+    }
+
+    /** Tells the replication that started this save how it ended (loop thread). */
+    void reportDone(IOException failure) {
+        if (onDone != null) {
+            onDone.accept(failure);
+        }
+    }
+
     /** The save thread: writes the queued pre-images to the temporary file, then renames it. */
     @Override
     public void run() {
+        if (stream != null) {
+            runToStream();
+            return;
+        }
         Path temp = RdbFiles.tempFile(target.getParent());
         IOException failure = null;
         RdbFiles.Target opened;
@@ -220,22 +254,7 @@ final class BackgroundSave implements Runnable {
             return;
         }
         try (RdbFiles.Target file = opened) {
-            file.writer.header(aux, version);
-            RdbFiles.writeFunctions(file.writer, functions);
-            EntryWriter entries = new EntryWriter(file.writer, sizes, expires);
-            while (true) {
-                Object item = queue.take();
-                if (item == END || stopped) {
-                    break;
-                }
-                @SuppressWarnings("unchecked")
-                List<Record> records = (List<Record>) item;
-                for (Record r : records) {
-                    entries.write(r.db, r.key, r.value, r.expireAtMs, r.idleSeconds, r.freq);
-                    inFlightBytes.addAndGet(-r.bytes);
-                    written.incrementAndGet();
-                }
-            }
+            writeAll(file.writer);
             if (stopped) {
                 return;
             }
@@ -253,6 +272,54 @@ final class BackgroundSave implements Runnable {
         } catch (RuntimeException e) {
             failure = new IOException(e.toString(), e);
             LOG.warn("Write error saving DB on disk: {}", e.toString());
+        }
+        if (failure != null) {
+            stopped = true;
+        }
+        IOException result = failure;
+        owner.onLoop(() -> owner.backgroundSaveDone(this, result));
+    }
+
+    /** Header, functions and every queued pre-image until the walk ends or the save is stopped. */
+    private void writeAll(dev.ebb.storage.rdb.RdbWriter writer) throws IOException, InterruptedException {
+        writer.header(aux, version);
+        RdbFiles.writeFunctions(writer, functions);
+        EntryWriter entries = new EntryWriter(writer, sizes, expires);
+        while (true) {
+            Object item = queue.take();
+            if (item == END || stopped) {
+                break;
+            }
+            @SuppressWarnings("unchecked")
+            List<Record> records = (List<Record>) item;
+            for (Record r : records) {
+                entries.write(r.db, r.key, r.value, r.expireAtMs, r.idleSeconds, r.freq);
+                inFlightBytes.addAndGet(-r.bytes);
+                written.incrementAndGet();
+            }
+        }
+    }
+
+    /** Diskless: the whole RDB, EOF and checksum included, into {@link #stream}, then flushed. */
+    private void runToStream() {
+        IOException failure = null;
+        try {
+            dev.ebb.storage.rdb.RdbWriter writer = new dev.ebb.storage.rdb.RdbWriter(stream, options, instantMs);
+            writeAll(writer);
+            if (stopped) {
+                failure = new IOException("diskless save stopped");
+            } else {
+                writer.finish();
+                stream.flush();
+            }
+        } catch (IOException e) {
+            failure = e;
+            LOG.warn("Diskless rdb transfer failed: {}", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = new IOException("interrupted", e);
+        } catch (RuntimeException e) {
+            failure = new IOException(e.toString(), e);
         }
         if (failure != null) {
             stopped = true;

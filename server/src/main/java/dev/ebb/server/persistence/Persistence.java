@@ -22,6 +22,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -233,6 +234,34 @@ public final class Persistence {
         return true;
     }
 
+    /**
+     * A BGSAVE for replication (Redis's startBgsaveForReplication), the caller having checked none
+     * runs: to {@code dir/dbfilename} as any BGSAVE when {@code stream} is null, otherwise the RDB is
+     * written to {@code stream} (diskless). {@code replAux} are the repl-stream-db, repl-id and
+     * repl-offset AUX fields; {@code functionsOnly} leaves the databases out (REPLCONF
+     * rdb-filter-only functions). The snapshot is taken now, at the current replication offset.
+     * {@code done} hears the outcome on the loop (null on success).
+     */
+    public void startReplicationSave(Map<String, byte[]> replAux, java.io.OutputStream stream, boolean functionsOnly,
+            java.util.function.Consumer<IOException> done) {
+        long nowMs = server.nowMs();
+        lastBgsaveTrySeconds = nowMs / 1000;
+        dirtyBeforeBgsave = dirty;
+        ServerConfig config = server.config();
+        Map<String, byte[]> aux = RdbFiles.auxFields(nowMs, server.usedMemory());
+        byte[] aofBase = aux.remove("aof-base");
+        aux.putAll(replAux);
+        aux.put("aof-base", aofBase);
+        // REPLCONF rdb-filter-only functions: the function libraries and no database.
+        Database[] dbs = functionsOnly ? new Database[0] : databases();
+        bgsave = new BackgroundSave(this, loop, dbs, rdbPath(), stream, done, RdbFiles.options(server), aux,
+                functionCodes(), EntryWriter.accessInfo(config.maxmemoryPolicy()), config.lfuDecayTime(), nowMs);
+        bgsaveStartMs = nowMs;
+        saves++;
+        LOG.info(stream == null ? "Background saving started" : "Background RDB transfer started");
+        bgsave.start();
+    }
+
     /** BGSAVE SCHEDULE (or BGSAVE inside MULTI) while another save runs: start it when nothing does. */
     public void scheduleBgsave() {
         bgsaveScheduled = true;
@@ -247,6 +276,13 @@ public final class Persistence {
         long nowMs = server.nowMs();
         lastBgsaveSeconds = (nowMs - bgsaveStartMs) / 1000;
         lastCowBytes = done.peakInFlightBytes();
+        if (done.toStream()) {
+            // Diskless replication wrote no file: the save status and the change counter stay.
+            LOG.info(failure == null ? "Background RDB transfer terminated with success"
+                    : "Background transfer error");
+            done.reportDone(failure);
+            return;
+        }
         if (failure == null) {
             LOG.info("Background saving terminated with success");
             dirty -= dirtyBeforeBgsave;
@@ -257,6 +293,7 @@ public final class Persistence {
             LOG.warn("Background saving error");
             lastBgsaveOk = false;
         }
+        done.reportDone(failure);
     }
 
     /** Stops a running BGSAVE and deletes its temporary file (SHUTDOWN, FLUSHALL, DEBUG RELOAD). */
@@ -266,6 +303,7 @@ public final class Persistence {
             // As a child killed with SIGUSR1 in Redis: the last status is left as it was.
             bgsave = null;
             running.kill();
+            running.reportDone(new IOException("background save killed"));
         }
     }
 

@@ -30,6 +30,7 @@ public final class ReplicationState {
     private ReplicationBacklog backlog;
     private Downstream downstream;
     private boolean replica;
+    private Runnable backlogListener = () -> { };
 
     public ReplicationState(SplittableRandom random) {
         this.random = random;
@@ -75,11 +76,20 @@ public final class ReplicationState {
     public void createBacklog(int size) {
         if (backlog == null) {
             backlog = new ReplicationBacklog(size, offset);
+            backlogListener.run();
         }
     }
 
     public void freeBacklog() {
-        backlog = null;
+        if (backlog != null) {
+            backlog = null;
+            backlogListener.run();
+        }
+    }
+
+    /** Told when the backlog is created or freed: the primary side feeds the stream only while one exists. */
+    public void setBacklogListener(Runnable listener) {
+        this.backlogListener = listener;
     }
 
     public void setDownstream(Downstream downstream) {

@@ -29,15 +29,21 @@ class AofReferenceTest {
     @TempDir
     Path dir;
 
-    /** Ebb's directory after the workload, a rewrite, and more writes in its new incremental file. */
+    /** Ebb's directory after the workload, a background rewrite, and writes during and after it in its new incremental file. */
     private Map<String, String> writeWithEbb() throws Exception {
         try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
             AofRestartTest.workload(j, ebb.port());
+            j.configSet("rdb-key-save-delay", "2000");
             j.bgrewriteaof();
+            // Written while the base is being written: in the incremental file opened at the rewrite's start.
             j.select(4);
             j.rpush("after-rewrite", "a", "b");
             j.incrByFloat("float-after", 2.5);
             j.select(0);
+            j.del("s:plain", "geo");
+            j.set("m1", "overwritten during the rewrite");
+            AofTesting.awaitRewrite(j);
+            j.hset("after-the-rewrite", "f", "v");
             return dump(j, 16);
         }
     }

@@ -1,6 +1,11 @@
 package dev.ebb.server.persistence;
 
 import dev.ebb.storage.Database;
+import dev.ebb.storage.stream.ConsumerGroup;
+import dev.ebb.storage.stream.PendingEntry;
+import dev.ebb.storage.stream.StreamConsumer;
+import dev.ebb.storage.stream.StreamId;
+import dev.ebb.storage.stream.StreamValue;
 import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.ListValue;
 import dev.ebb.storage.types.RawString;
@@ -17,7 +22,8 @@ import java.util.List;
  * Writes a snapshot as commands (Redis's rewriteAppendOnlyFileRio, the base file with
  * {@code aof-use-rdb-preamble no}): a FUNCTION LOAD per function library, then per key a SELECT when
  * its database differs from the previous key's, the shortest commands that rebuild it (SET; RPUSH,
- * SADD, ZADD, HMSET with at most 64 elements each, Redis's AOF_REWRITE_ITEMS_PER_CMD) and a PEXPIREAT
+ * SADD, ZADD, HMSET with at most 64 elements each, Redis's AOF_REWRITE_ITEMS_PER_CMD; streams with
+ * their groups as Redis's rewriteStreamObject) and a PEXPIREAT
  * for a key with a time to live. With {@code aof-timestamp-enabled} the file opens with a {@code #TS:}
  * annotation, as Redis's does.
  *
@@ -98,8 +104,105 @@ final class AofRewriter {
         } else if (value instanceof HashValue hash) {
             Batches batches = new Batches("HMSET", key, hash.size(), 2);
             hash.forEach((field, v) -> batches.item(field, v));
+        } else if (value instanceof StreamValue stream) {
+            stream(key, stream);
         } else {
             throw new IOException("cannot rewrite a value of type " + value.getClass().getSimpleName());
+        }
+    }
+
+    /**
+     * A stream as Redis's rewriteStreamObject writes it: one XADD per entry (an empty stream as
+     * {@code XADD key MAXLEN 0 0-1 x y}), XSETID with the last ID and both counters, then per group an
+     * XGROUP CREATE with its last ID and entries-read, per consumer an XCLAIM ... JUSTID FORCE for each of
+     * its pending entries (delivery time and count kept), or XGROUP CREATECONSUMER when it has none.
+     */
+    private void stream(byte[] key, StreamValue s) throws IOException {
+        if (s.length() > 0) {
+            s.writeRange(StreamId.MIN, StreamId.MAX, false, 0, new StreamValue.EntrySink() {
+                @Override
+                public void begin(long ms, long seq, int pairs) {
+                    try {
+                        command(3 + 2 * pairs);
+                        bulk("XADD");
+                        bulk(key);
+                        bulk(new StreamId(ms, seq).toString());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public void bytes(byte[] buf, int off, int len) {
+                    try {
+                        bulk(buf, off, len);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public void integer(long v) {
+                    try {
+                        bulk(Long.toString(v));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            });
+        } else {
+            command(7);
+            bulk("XADD");
+            bulk(key);
+            bulk("MAXLEN");
+            bulk("0");
+            bulk("0-1");
+            bulk("x");
+            bulk("y");
+        }
+        command(7);
+        bulk("XSETID");
+        bulk(key);
+        bulk(s.lastId().toString());
+        bulk("ENTRIESADDED");
+        bulk(Long.toString(s.entriesAdded()));
+        bulk("MAXDELETEDID");
+        bulk(s.maxDeletedId().toString());
+        for (ConsumerGroup group : s.groups()) {
+            command(7);
+            bulk("XGROUP");
+            bulk("CREATE");
+            bulk(key);
+            bulk(group.name);
+            bulk(group.lastId.toString());
+            bulk("ENTRIESREAD");
+            bulk(Long.toString(group.entriesRead));
+            for (StreamConsumer consumer : group.consumers.values()) {
+                if (consumer.pel.isEmpty()) {
+                    command(5);
+                    bulk("XGROUP");
+                    bulk("CREATECONSUMER");
+                    bulk(key);
+                    bulk(group.name);
+                    bulk(consumer.name);
+                    continue;
+                }
+                for (PendingEntry nack : consumer.pel.values()) {
+                    command(12);
+                    bulk("XCLAIM");
+                    bulk(key);
+                    bulk(group.name);
+                    bulk(consumer.name);
+                    bulk("0");
+                    bulk(nack.id.toString());
+                    bulk("TIME");
+                    bulk(Long.toString(nack.deliveryTime));
+                    bulk("RETRYCOUNT");
+                    bulk(Long.toString(nack.deliveryCount));
+                    bulk("JUSTID");
+                    bulk("FORCE");
+                }
+            }
         }
     }
 
@@ -180,11 +283,15 @@ final class AofRewriter {
     }
 
     private void bulk(byte[] b, int length) throws IOException {
+        bulk(b, 0, length);
+    }
+
+    private void bulk(byte[] b, int off, int length) throws IOException {
         out.write('$');
         number(length);
         out.write('\r');
         out.write('\n');
-        out.write(b, 0, length);
+        out.write(b, off, length);
         out.write('\r');
         out.write('\n');
     }

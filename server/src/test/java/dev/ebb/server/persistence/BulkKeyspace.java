@@ -158,7 +158,7 @@ final class BulkKeyspace {
                 if (o instanceof Tuple t) {
                     items.add(Keyspaces.hex(t.getBinaryElement()) + "=" + t.getScore());
                 } else if (o instanceof StreamEntry e) {
-                    items.add(e.getID() + new TreeMap<>(e.getFields()));
+                    items.add(e.getID() + " " + new TreeMap<>(e.getFields()));
                 } else {
                     items.add(describe(o));
                 }

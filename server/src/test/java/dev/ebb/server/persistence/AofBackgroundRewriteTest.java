@@ -34,6 +34,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  */
 class AofBackgroundRewriteTest {
     private static final int KEYS = 200_000;
+    /** Generous: the machine may be slow and shared, and a pipeline of thousands of writes waits for all. */
+    private static final int TIMEOUT_MS = 120_000;
 
     @TempDir
     Path dir;
@@ -44,9 +46,8 @@ class AofBackgroundRewriteTest {
         Map<String, String> before;
         AtomicLong writesDuringRewrite = new AtomicLong();
         try (EbbServer ebb = AofTesting.start(dir, "appendonly yes", "aof-use-rdb-preamble " + preamble);
-                Jedis j = new Jedis("127.0.0.1", ebb.port())) {
-            // Streams are written by the RDB form only (see the README's AOF section).
-            BulkKeyspace.fill(j, KEYS, preamble.equals("yes"));
+                Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
+            BulkKeyspace.fill(j, KEYS, true);
             j.configSet("rdb-key-save-delay", "-20");
             AtomicBoolean stop = new AtomicBoolean();
             CompletableFuture<Void> load = CompletableFuture.runAsync(() -> writeLoad(ebb.port(), stop,
@@ -65,7 +66,7 @@ class AofBackgroundRewriteTest {
         assertEquals(List.of(preamble.equals("yes") ? "appendonly.aof.2.base.rdb" : "appendonly.aof.2.base.aof",
                 "appendonly.aof.2.incr.aof", "appendonly.aof.manifest"), files());
 
-        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             Keyspaces.assertSame(before, BulkKeyspace.dump(j));
         }
         assertTrue(before.size() > KEYS / 2, "only " + before.size() + " keys");
@@ -74,7 +75,7 @@ class AofBackgroundRewriteTest {
     /** Random writes to the filled keys (and new ones) until {@code stop}: overwrites, deletes, TTLs, appends. */
     private static void writeLoad(int port, AtomicBoolean stop, AtomicLong writes) {
         SplittableRandom random = new SplittableRandom(19);
-        try (Jedis w = new Jedis("127.0.0.1", port)) {
+        try (Jedis w = new Jedis("127.0.0.1", port, TIMEOUT_MS)) {
             while (!stop.get()) {
                 int i = random.nextInt(KEYS * 3 / 4);
                 String key = "k:" + i;
@@ -96,7 +97,7 @@ class AofBackgroundRewriteTest {
     void keysDeletedExpiredOrOverwrittenDuringTheRewriteShouldBeAsAfterwards(String preamble) throws Exception {
         Map<String, String> before;
         try (EbbServer ebb = AofTesting.start(dir, "appendonly yes", "aof-use-rdb-preamble " + preamble);
-                Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+                Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             BulkKeyspace.fill(j, 10_000, false);
             for (int i = 0; i < 100; i++) {
                 j.set("short-lived:" + i, "x", new redis.clients.jedis.params.SetParams().px(200));
@@ -121,7 +122,7 @@ class AofBackgroundRewriteTest {
         assertFalse(before.containsKey("0/k:0"));
         assertEquals("string overwritten pexpiretime=-1", before.get("0/k:1000"));
 
-        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             Keyspaces.assertSame(before, BulkKeyspace.dump(j));
         }
     }
@@ -136,8 +137,8 @@ class AofBackgroundRewriteTest {
 
     @Test
     void pingShouldBeAnsweredWhileTheRewriteRuns() throws Exception {
-        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port());
-                Jedis other = new Jedis("127.0.0.1", ebb.port())) {
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS);
+                Jedis other = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             BulkKeyspace.fill(j, 5_000, true);
             j.configSet("rdb-key-save-delay", "1000");
 
@@ -159,7 +160,7 @@ class AofBackgroundRewriteTest {
     void bgsaveAndTheRewriteShouldExcludeEachOtherAsInRedis() throws Exception {
         try (LogCapture log = new LogCapture(AppendOnlyFile.class);
                 EbbServer ebb = AofTesting.start(dir, "appendonly yes", "save \"\"");
-                Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+                Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             BulkKeyspace.fill(j, 2_000, true);
             j.configSet("rdb-key-save-delay", "2000");
 
@@ -196,7 +197,7 @@ class AofBackgroundRewriteTest {
     void aFailedRewriteShouldLeaveTheFilesIntactAndALaterOneSucceed() throws Exception {
         Path obstacle = dir.resolve("temp-rewriteaof-bg-" + ProcessHandle.current().pid() + ".aof");
         Map<String, String> before;
-        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             j.set("a", "1");
             j.rpush("list", "x", "y");
             // The temporary base cannot be created: a directory stands where it would go.
@@ -224,7 +225,7 @@ class AofBackgroundRewriteTest {
         assertEquals(List.of("appendonly.aof.2.base.rdb", "appendonly.aof.3.incr.aof", "appendonly.aof.manifest"),
                 files());
 
-        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             Keyspaces.assertSame(before, BulkKeyspace.dump(j));
         }
     }
@@ -235,7 +236,7 @@ class AofBackgroundRewriteTest {
         try (LogCapture log = new LogCapture(AppendOnlyFile.class);
                 EbbServer ebb = AofTesting.start(dir, "appendonly yes", "auto-aof-rewrite-percentage 1",
                         "auto-aof-rewrite-min-size 1");
-                Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+                Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             Files.createDirectories(obstacle.resolve("full"));
 
             j.set("grow", "x".repeat(1000));
@@ -258,7 +259,7 @@ class AofBackgroundRewriteTest {
     @Test
     void configSetAppendonlyShouldCollectWritesMadeDuringTheFirstRewrite() throws Exception {
         Map<String, String> before;
-        try (EbbServer ebb = AofTesting.start(dir); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+        try (EbbServer ebb = AofTesting.start(dir); Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             BulkKeyspace.fill(j, 3_000, true);
             j.configSet("rdb-key-save-delay", "1000");
 
@@ -275,9 +276,74 @@ class AofBackgroundRewriteTest {
         assertEquals(List.of("appendonly.aof.1.base.rdb", "appendonly.aof.1.incr.aof", "appendonly.aof.manifest"),
                 files());
 
-        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
             Keyspaces.assertSame(before, BulkKeyspace.dump(j));
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"yes", "no"})
+    void streamsWithGroupsShouldSurviveARewrite(String preamble) throws Exception {
+        List<Object> before;
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes", "aof-use-rdb-preamble " + preamble);
+                Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
+            for (int i = 1; i <= 5; i++) {
+                cmd(j, "XADD", "s", i + "-1", "f", "v" + i, "n", String.valueOf(i * 100));
+            }
+            cmd(j, "XDEL", "s", "2-1");
+            cmd(j, "XGROUP", "CREATE", "s", "g1", "0", "ENTRIESREAD", "0");
+            cmd(j, "XREADGROUP", "GROUP", "g1", "alice", "COUNT", "2", "STREAMS", "s", ">");
+            cmd(j, "XREADGROUP", "GROUP", "g1", "bob", "COUNT", "1", "STREAMS", "s", ">");
+            cmd(j, "XGROUP", "CREATECONSUMER", "s", "g1", "carol");
+            cmd(j, "XGROUP", "CREATE", "s", "g2", "$");
+            cmd(j, "XADD", "empty", "MAXLEN", "0", "7-7", "x", "y");
+
+            assertEquals("Background append only file rewriting started", j.bgrewriteaof());
+            awaitRewrite(j);
+            before = streamState(j);
+        }
+
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port(), TIMEOUT_MS)) {
+            assertEquals(before, streamState(j));
+        }
+    }
+
+    /** What a stream keeps, less the times that move: entries, counters, groups, consumers and pending entries. */
+    private static List<Object> streamState(Jedis j) {
+        List<Object> state = new java.util.ArrayList<>();
+        for (String key : new String[] {"s", "empty"}) {
+            state.add(decode(cmd(j, "XRANGE", key, "-", "+")));
+            List<?> info = (List<?>) decode(cmd(j, "XINFO", "STREAM", key));
+            for (int i = 0; i < info.size(); i += 2) {
+                String field = String.valueOf(info.get(i));
+                if (List.of("length", "last-generated-id", "max-deleted-entry-id", "entries-added", "groups")
+                        .contains(field)) {
+                    state.add(field + "=" + info.get(i + 1));
+                }
+            }
+        }
+        state.add(decode(cmd(j, "XINFO", "GROUPS", "s")));
+        for (String group : new String[] {"g1", "g2"}) {
+            for (Object consumer : (List<?>) decode(cmd(j, "XINFO", "CONSUMERS", "s", group))) {
+                List<?> c = (List<?>) consumer;
+                state.add(group + ":" + c.get(1) + " pending=" + c.get(3));
+            }
+            for (Object pending : (List<?>) decode(cmd(j, "XPENDING", "s", group, "-", "+", "10"))) {
+                List<?> p = (List<?>) pending;
+                state.add(group + ":" + p.get(0) + " " + p.get(1) + " deliveries=" + p.get(3));
+            }
+        }
+        return state;
+    }
+
+    private static Object decode(Object reply) {
+        if (reply instanceof byte[] b) {
+            return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        }
+        if (reply instanceof List<?> list) {
+            return list.stream().map(AofBackgroundRewriteTest::decode).toList();
+        }
+        return reply;
     }
 
     private List<String> files() throws Exception {

@@ -21,7 +21,7 @@ import redis.clients.jedis.resps.Tuple;
  * PEXPIRETIME) to compare one server before and after a restart, or two servers.
  */
 final class BulkKeyspace {
-    private static final int PIPELINE = 2000;
+    private static final int PIPELINE = 500;
 
     private BulkKeyspace() {
     }

@@ -17,6 +17,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import io.netty.util.ResourceLeakDetector;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,8 +40,22 @@ class AofBackgroundRewriteTest {
     /** Generous: the machine may be slow and shared, and a pipeline of thousands of writes waits for all. */
     private static final int TIMEOUT_MS = 120_000;
 
+    private static ResourceLeakDetector.Level leakLevel;
+
     @TempDir
     Path dir;
+
+    /** Paranoid leak tracking (the suite's default) costs more per read than these hundred thousand writes can wait. */
+    @BeforeAll
+    static void simpleLeakDetection() {
+        leakLevel = ResourceLeakDetector.getLevel();
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.SIMPLE);
+    }
+
+    @AfterAll
+    static void restoreLeakDetection() {
+        ResourceLeakDetector.setLevel(leakLevel);
+    }
 
     @ParameterizedTest
     @ValueSource(strings = {"yes", "no"})

@@ -28,8 +28,9 @@ final class BulkKeyspace {
 
     /**
      * Writes about {@code n} keys into databases 0 and 3: mostly strings (integers, short and long text),
-     * and one in fifty a list, set (intset, listpack, hashtable), sorted set, hash or (with
-     * {@code streams}) stream, one in ten with a time to live far ahead.
+     * and one in fifty a list, set (intset, listpack, and past 128 members hashtable), sorted set
+     * (listpack, skiplist), hash (listpack, hashtable) or (with {@code streams}) stream, one in ten with a
+     * time to live far ahead.
      */
     static void fill(Jedis j, int n, boolean streams) {
         for (int db : new int[] {0, 3}) {
@@ -38,30 +39,25 @@ final class BulkKeyspace {
             int count = db == 0 ? n * 3 / 4 : n / 4;
             for (int i = 0; i < count; i++) {
                 String key = "k:" + i;
+                boolean big = i % 1000 < 50;
                 switch (i % 50) {
                     case 1 -> p.rpush(key, "a" + i, "b", String.valueOf(i), "c".repeat(i % 70));
                     case 2 -> p.sadd(key, "1", "2", String.valueOf(i));
                     case 3 -> p.sadd(key, "m" + i, "x", "y");
-                    case 4 -> {
-                        String[] members = new String[200];
-                        for (int m = 0; m < members.length; m++) {
-                            members[m] = "member-" + m;
-                        }
-                        p.sadd(key, members);
-                    }
+                    case 4 -> p.sadd(key, members("member-", big ? 130 : 5));
                     case 5 -> p.zadd(key, Map.of("a", 1.5, "b", -i * 1.0, "c", i / 3.0));
                     case 6 -> {
-                        Map<String, Double> big = new HashMap<>();
-                        for (int m = 0; m < 200; m++) {
-                            big.put("z" + m, m / 7.0);
+                        Map<String, Double> scores = new HashMap<>();
+                        for (String m : members("z", big ? 130 : 5)) {
+                            scores.put(m, m.length() / 7.0 + i);
                         }
-                        p.zadd(key, big);
+                        p.zadd(key, scores);
                     }
                     case 7 -> p.hset(key, Map.of("f1", "v" + i, "f2", "2"));
                     case 8 -> {
                         Map<String, String> fields = new HashMap<>();
-                        for (int m = 0; m < 200; m++) {
-                            fields.put("field-" + m, "value-" + m + "-" + i);
+                        for (String m : members("field-", big ? 130 : 5)) {
+                            fields.put(m, "value-" + m + "-" + i);
                         }
                         p.hset(key, fields);
                     }
@@ -86,6 +82,14 @@ final class BulkKeyspace {
             p.sync();
         }
         j.select(0);
+    }
+
+    private static String[] members(String prefix, int n) {
+        String[] members = new String[n];
+        for (int m = 0; m < n; m++) {
+            members[m] = prefix + m;
+        }
+        return members;
     }
 
     /** Every key of databases 0 to 15 with its type, contents and PEXPIRETIME, read through pipelines. */

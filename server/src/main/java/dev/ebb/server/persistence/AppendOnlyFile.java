@@ -159,7 +159,6 @@ public final class AppendOnlyFile implements Propagation.Sink {
             throw new AofException("Can't open the append-only file " + incrName + ": " + e.getMessage());
         }
         LOG.info("{} AOF incr file {} on server start", existing ? "Opening" : "Creating", incrName);
-        incrSize = size(incrName);
         rewriteBaseSize = manifest.base() == null ? 0 : size(manifest.base().name());
         currentSize = totalSize();
         state = State.ON;

@@ -69,6 +69,7 @@ class AofReferenceTest {
 
         try (ReferenceRedis redis = referenceOrSkip("--dir", dir.toString(), "--appendonly", "yes");
                 Jedis j = new Jedis("127.0.0.1", redis.port())) {
+            awaitLoaded(j);
             assertEquals(ebbData, dump(j, 16));
         }
     }
@@ -96,6 +97,15 @@ class AofReferenceTest {
 
         try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
             assertEquals(redisData, dump(j, 16));
+        }
+    }
+
+    /** The reference answers -LOADING while it replays the directory; wait (generously) until it is done. */
+    private static void awaitLoaded(Jedis j) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (j.info("persistence").contains("loading:1")) {
+            assertTrue(System.nanoTime() < deadline, "the reference is still loading");
+            Thread.sleep(20);
         }
     }
 

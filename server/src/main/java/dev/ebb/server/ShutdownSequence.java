@@ -7,7 +7,8 @@ import org.slf4j.LoggerFactory;
 /**
  * How Ebb stops when asked: the one path for SHUTDOWN and for SIGTERM/SIGINT, after Redis's
  * {@code prepareForShutdown} and {@code finishShutdown}, with their log lines: a running BGSAVE is
- * stopped (its temporary file deleted), then the RDB file is saved if SAVE says so or save points are
+ * stopped (its temporary file deleted), and so is a running AOF rewrite (refusing without FORCE while it
+ * writes the first base of an appendonly just switched on), then the RDB file is saved if SAVE says so or save points are
  * configured and NOSAVE does not say otherwise. A failed save refuses the shutdown
  * ({@code -ERR Errors trying to SHUTDOWN. Check logs.}) unless FORCE says to exit anyway. While the
  * dataset is still loading nothing is saved, as in Redis, so an unfinished load never overwrites the
@@ -33,6 +34,10 @@ public final class ShutdownSequence {
         if (persistence.bgsaveInProgress()) {
             LOG.warn("There is a child saving an .rdb. Killing it!");
             persistence.killBgsave();
+        }
+        if (!server.aof().prepareShutdown(force)) {
+            LOG.warn("Errors trying to shut down the server. Check the logs for more information.");
+            return false;
         }
         boolean saving = !persistence.loading() && (save || (!nosave && !server.config().save().isEmpty()));
         if (saving) {

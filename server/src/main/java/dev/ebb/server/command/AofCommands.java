@@ -9,11 +9,10 @@ import dev.ebb.server.persistence.AppendOnlyFile;
 import java.util.List;
 
 /**
- * BGREWRITEAOF: rewrites the append-only file ({@link AppendOnlyFile#rewrite}). Inside MULTI the
- * rewrite is scheduled for the next cron tick, as Redis schedules it while a transaction runs: the
- * transaction's earlier writes are already in the dataset but not yet in the stream, and a base
- * written now would have them twice. Ebb writes the base on the loop (see {@link AppendOnlyFile}),
- * so "started" means the rewrite has already finished.
+ * BGREWRITEAOF, as Redis 7.2's bgrewriteaofCommand: refused while a rewrite runs; scheduled for the cron
+ * while a BGSAVE runs (one snapshot at a time, as Redis's one child) or inside MULTI (the transaction's
+ * earlier writes are already in the dataset but not yet in the stream, so a snapshot now would have them
+ * twice); else started in the background ({@link AppendOnlyFile#startRewrite}).
  */
 final class AofCommands {
     private AofCommands() {
@@ -28,10 +27,12 @@ final class AofCommands {
 
     static void bgrewriteaof(Client c, byte[][] argv) {
         AppendOnlyFile aof = c.server().aof();
-        if (c.server().propagation().nested()) {
+        if (aof.rewriteInProgress()) {
+            c.reply().error(Errors.AOF_REWRITE_IN_PROGRESS);
+        } else if (c.server().persistence().bgsaveInProgress() || c.server().propagation().nested()) {
             aof.scheduleRewrite();
             c.reply().simple("Background append only file rewriting scheduled");
-        } else if (aof.rewrite()) {
+        } else if (aof.startRewrite()) {
             c.reply().simple("Background append only file rewriting started");
         } else {
             c.reply().error(Errors.AOF_REWRITE_FAILED);

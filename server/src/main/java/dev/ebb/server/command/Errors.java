@@ -60,6 +60,9 @@ public final class Errors {
             + "Please check the Redis logs for details about the RDB error.";
     public static final String LOADING = "LOADING Redis is loading the dataset in memory";
     public static final String BGSAVE_IN_PROGRESS = "ERR Background save already in progress";
+    public static final String AOF_REWRITE_IN_PROGRESS = "ERR Background append only file rewriting already in progress";
+    public static final String BGSAVE_CHILD_ACTIVE = "ERR Another child process is active (AOF?): can't BGSAVE right now."
+            + " Use BGSAVE SCHEDULE in order to schedule a BGSAVE whenever possible.";
     public static final String MULTI_NESTED = "ERR MULTI calls can not be nested";
     public static final String INT_OUT_OF_RANGE =
             "ERR value is out of range, value must between -2147483648 and 2147483647";

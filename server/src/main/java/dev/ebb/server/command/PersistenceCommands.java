@@ -42,8 +42,9 @@ public final class PersistenceCommands {
     }
 
     /**
-     * BGSAVE [SCHEDULE]: refused while one runs; inside MULTI it is scheduled (the cron starts it), as
-     * Redis does because a fork inside EXEC would see half a transaction.
+     * BGSAVE [SCHEDULE]: refused while one runs; while an AOF rewrite runs, scheduled with SCHEDULE and
+     * refused without (one snapshot at a time, as Redis's one child); inside MULTI it is scheduled (the
+     * cron starts it), as Redis does because a fork inside EXEC would see half a transaction.
      */
     static void bgsave(Client c, byte[][] argv) {
         boolean schedule = false;
@@ -58,9 +59,13 @@ public final class PersistenceCommands {
         Persistence p = c.server().persistence();
         if (p.bgsaveInProgress()) {
             c.reply().error(Errors.BGSAVE_IN_PROGRESS);
-        } else if (c.inMulti()) {
-            p.scheduleBgsave();
-            c.reply().simple("Background saving scheduled");
+        } else if (c.server().aof().rewriteInProgress() || c.inMulti()) {
+            if (schedule || c.inMulti()) {
+                p.scheduleBgsave();
+                c.reply().simple("Background saving scheduled");
+            } else {
+                c.reply().error(Errors.BGSAVE_CHILD_ACTIVE);
+            }
         } else if (p.startBgsave()) {
             c.reply().simple("Background saving started");
         } else {

@@ -99,6 +99,9 @@ final class Directives {
     /** Redis's hidden test knob: microseconds to pause per key loaded (negative: 1 us once per that many keys). */
     static final Directive<Long> KEY_LOAD_DELAY = add("key-load-delay", Int.range(INT_MIN, INT_MAX), 0L,
             Mutability.MUTABLE);
+    /** Redis's hidden test knob: microseconds to pause per key a snapshot writes (BGSAVE, AOF rewrite). */
+    static final Directive<Long> RDB_KEY_SAVE_DELAY = add("rdb-key-save-delay", Int.range(INT_MIN, INT_MAX), 0L,
+            Mutability.MUTABLE);
     static final Directive<String> DIR = add("dir", new Directory(),
             Path.of("").toAbsolutePath().normalize().toString(), Mutability.PROTECTED);
 

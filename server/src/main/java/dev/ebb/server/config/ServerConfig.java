@@ -249,6 +249,11 @@ public final class ServerConfig {
         return value(Directives.KEY_LOAD_DELAY).intValue();
     }
 
+    /** {@code rdb-key-save-delay}: microseconds to pause per key a snapshot writes, for tests (see Redis's debugDelay). */
+    public int rdbKeySaveDelay() {
+        return value(Directives.RDB_KEY_SAVE_DELAY).intValue();
+    }
+
     /** {@code rdb-del-sync-files}: delete RDB files made only for replication (Ebb makes none: no replication yet). */
     public boolean rdbDelSyncFiles() {
         return value(Directives.RDB_DEL_SYNC_FILES);

@@ -99,9 +99,12 @@ public final class AofManifest {
         return incrs.isEmpty() ? newIncr() : incrs.get(incrs.size() - 1).name();
     }
 
-    /** After a rewrite: every incremental file but the last (opened when the rewrite started) becomes history. */
-    void markRewrittenIncrsAsHistory() {
-        while (incrs.size() > 1) {
+    /**
+     * Redis's markRewrittenIncrAofAsHistory, after a rewrite: every incremental file becomes history but,
+     * with {@code keepLast} (appendonly on), the last one, opened when the rewrite started.
+     */
+    void markRewrittenIncrsAsHistory(boolean keepLast) {
+        while (incrs.size() > (keepLast ? 1 : 0)) {
             Entry e = incrs.remove(0);
             history.add(new Entry(e.name(), e.seq(), HISTORY));
         }

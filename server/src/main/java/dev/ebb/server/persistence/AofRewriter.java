@@ -1,6 +1,11 @@
 package dev.ebb.server.persistence;
 
 import dev.ebb.storage.Database;
+import dev.ebb.storage.stream.ConsumerGroup;
+import dev.ebb.storage.stream.PendingEntry;
+import dev.ebb.storage.stream.StreamConsumer;
+import dev.ebb.storage.stream.StreamId;
+import dev.ebb.storage.stream.StreamValue;
 import dev.ebb.storage.types.HashValue;
 import dev.ebb.storage.types.ListValue;
 import dev.ebb.storage.types.RawString;
@@ -11,72 +16,65 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
- * Writes the keyspace as commands (Redis's rewriteAppendOnlyFileRio, the base file with
- * {@code aof-use-rdb-preamble no}): per non-empty database a SELECT, then per key the shortest
- * commands that rebuild it (SET; RPUSH, SADD, ZADD, HMSET with at most 64 elements each, Redis's
- * AOF_REWRITE_ITEMS_PER_CMD) and a PEXPIREAT for a key with a time to live. Keys already expired
- * at {@code nowMs} are left out. With {@code timestampSec >= 0} the file opens with a
- * {@code #TS:} annotation, as Redis's does under {@code aof-timestamp-enabled}.
+ * Writes a snapshot as commands (Redis's rewriteAppendOnlyFileRio, the base file with
+ * {@code aof-use-rdb-preamble no}): a FUNCTION LOAD per function library, then per key a SELECT when
+ * its database differs from the previous key's, the shortest commands that rebuild it (SET; RPUSH,
+ * SADD, ZADD, HMSET with at most 64 elements each, Redis's AOF_REWRITE_ITEMS_PER_CMD; streams with
+ * their groups as Redis's rewriteStreamObject) and a PEXPIREAT
+ * for a key with a time to live. With {@code aof-timestamp-enabled} the file opens with a {@code #TS:}
+ * annotation, as Redis's does.
  *
- * <p>It reads the databases directly, so it must run on the command loop thread, which it holds
- * for the whole walk: O(keys + elements). Not thread-safe.
+ * <p>It reads only the pre-images a {@link SnapshotHandOver} gives it, so it runs on the writer thread.
+ * Not thread-safe: one thread at a time.
  */
 final class AofRewriter {
     static final int ITEMS_PER_CMD = 64;
 
     private final OutputStream out;
     private final byte[] numberBuf = new byte[24];
+    private int selectedDb = -1;
 
-    private AofRewriter(OutputStream out) {
+    AofRewriter(OutputStream out) {
         this.out = out;
     }
 
-    /** Writes every database of {@code dbs} to {@code out}; returns the number of keys written. */
-    static long write(Database[] dbs, long nowMs, long timestampSec, OutputStream out) throws IOException {
-        AofRewriter w = new AofRewriter(out);
-        if (timestampSec >= 0) {
-            out.write(("#TS:" + timestampSec + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    /** The {@code #TS:} annotation of a file written at unix second {@code sec}. */
+    void timestamp(long sec) throws IOException {
+        out.write(("#TS:" + sec + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** FUNCTION LOAD of each library's code, before the keys as Redis writes them. */
+    void functions(List<byte[]> codes) throws IOException {
+        for (byte[] code : codes) {
+            command(3);
+            bulk("FUNCTION");
+            bulk("LOAD");
+            bulk(code);
         }
-        long keys = 0;
+    }
+
+    /** One key of database {@code db}; {@code expireAt} absolute unix ms or {@link Database#NO_EXPIRE}. */
+    void key(int db, byte[] key, Object value, long expireAt) throws IOException {
+        if (db != selectedDb) {
+            command(2);
+            bulk("SELECT");
+            bulk(Integer.toString(db));
+            selectedDb = db;
+        }
         try {
-            for (Database db : dbs) {
-                keys += w.writeDb(db, nowMs);
-            }
+            writeKey(key, value);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        return keys;
-    }
-
-    private long writeDb(Database db, long nowMs) throws IOException {
-        if (db.size() == 0) {
-            return 0;
+        if (expireAt != Database.NO_EXPIRE) {
+            command(3);
+            bulk("PEXPIREAT");
+            bulk(key);
+            bulk(Long.toString(expireAt));
         }
-        command(2);
-        bulk("SELECT");
-        bulk(Long.toString(db.id()));
-        long[] count = new long[1];
-        db.forEachKey((key, value) -> {
-            long expireAt = db.getExpire(key);
-            if (expireAt != Database.NO_EXPIRE && expireAt < nowMs) {
-                return;
-            }
-            try {
-                writeKey(key, value);
-                if (expireAt != Database.NO_EXPIRE) {
-                    command(3);
-                    bulk("PEXPIREAT");
-                    bulk(key);
-                    bulk(Long.toString(expireAt));
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            count[0]++;
-        });
-        return count[0];
     }
 
     private void writeKey(byte[] key, Object value) throws IOException {
@@ -106,8 +104,105 @@ final class AofRewriter {
         } else if (value instanceof HashValue hash) {
             Batches batches = new Batches("HMSET", key, hash.size(), 2);
             hash.forEach((field, v) -> batches.item(field, v));
+        } else if (value instanceof StreamValue stream) {
+            stream(key, stream);
         } else {
             throw new IOException("cannot rewrite a value of type " + value.getClass().getSimpleName());
+        }
+    }
+
+    /**
+     * A stream as Redis's rewriteStreamObject writes it: one XADD per entry (an empty stream as
+     * {@code XADD key MAXLEN 0 0-1 x y}), XSETID with the last ID and both counters, then per group an
+     * XGROUP CREATE with its last ID and entries-read, per consumer an XCLAIM ... JUSTID FORCE for each of
+     * its pending entries (delivery time and count kept), or XGROUP CREATECONSUMER when it has none.
+     */
+    private void stream(byte[] key, StreamValue s) throws IOException {
+        if (s.length() > 0) {
+            s.writeRange(StreamId.MIN, StreamId.MAX, false, 0, new StreamValue.EntrySink() {
+                @Override
+                public void begin(long ms, long seq, int pairs) {
+                    try {
+                        command(3 + 2 * pairs);
+                        bulk("XADD");
+                        bulk(key);
+                        bulk(new StreamId(ms, seq).toString());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public void bytes(byte[] buf, int off, int len) {
+                    try {
+                        bulk(buf, off, len);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public void integer(long v) {
+                    try {
+                        bulk(Long.toString(v));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            });
+        } else {
+            command(7);
+            bulk("XADD");
+            bulk(key);
+            bulk("MAXLEN");
+            bulk("0");
+            bulk("0-1");
+            bulk("x");
+            bulk("y");
+        }
+        command(7);
+        bulk("XSETID");
+        bulk(key);
+        bulk(s.lastId().toString());
+        bulk("ENTRIESADDED");
+        bulk(Long.toString(s.entriesAdded()));
+        bulk("MAXDELETEDID");
+        bulk(s.maxDeletedId().toString());
+        for (ConsumerGroup group : s.groups()) {
+            command(7);
+            bulk("XGROUP");
+            bulk("CREATE");
+            bulk(key);
+            bulk(group.name);
+            bulk(group.lastId.toString());
+            bulk("ENTRIESREAD");
+            bulk(Long.toString(group.entriesRead));
+            for (StreamConsumer consumer : group.consumers.values()) {
+                if (consumer.pel.isEmpty()) {
+                    command(5);
+                    bulk("XGROUP");
+                    bulk("CREATECONSUMER");
+                    bulk(key);
+                    bulk(group.name);
+                    bulk(consumer.name);
+                    continue;
+                }
+                for (PendingEntry nack : consumer.pel.values()) {
+                    command(12);
+                    bulk("XCLAIM");
+                    bulk(key);
+                    bulk(group.name);
+                    bulk(consumer.name);
+                    bulk("0");
+                    bulk(nack.id.toString());
+                    bulk("TIME");
+                    bulk(Long.toString(nack.deliveryTime));
+                    bulk("RETRYCOUNT");
+                    bulk(Long.toString(nack.deliveryCount));
+                    bulk("JUSTID");
+                    bulk("FORCE");
+                }
+            }
         }
     }
 
@@ -188,11 +283,15 @@ final class AofRewriter {
     }
 
     private void bulk(byte[] b, int length) throws IOException {
+        bulk(b, 0, length);
+    }
+
+    private void bulk(byte[] b, int off, int length) throws IOException {
         out.write('$');
         number(length);
         out.write('\r');
         out.write('\n');
-        out.write(b, 0, length);
+        out.write(b, off, length);
         out.write('\r');
         out.write('\n');
     }

@@ -6,16 +6,15 @@ import dev.ebb.server.Server;
 import dev.ebb.server.config.AppendFsync;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.storage.Database;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,22 +36,30 @@ import org.slf4j.LoggerFactory;
  * a second (at most about a second of acknowledged writes is lost in a crash of the machine; a
  * crash of the process loses nothing written); with {@code no} the kernel decides.
  *
- * <p><b>Rewriting</b> (BGREWRITEAOF, auto-aof-rewrite-*, enabling appendonly at run time): a new
- * base is written from the current dataset (in RDB format, {@link RdbBase}, with
- * {@code aof-use-rdb-preamble yes}, else as commands, {@link AofRewriter}), a new incremental file
- * is opened, the manifest is replaced atomically and the old files deleted. Ebb deliberately
- * differs from Redis here, for now: Redis forks and the child writes the base while the parent
- * keeps serving; Ebb writes the base on the loop thread, so the loop is stopped for the rewrite
- * (figures in the README). The forkless snapshot (storage-engine's {@code snapshot} package) is
- * the way to lift that.
+ * <p><b>Rewriting</b> (BGREWRITEAOF, auto-aof-rewrite-*, CONFIG SET appendonly yes), Redis 7's flow
+ * without the fork. At the start, on the loop between two commands: the buffer is written out, a new
+ * incremental file is opened and added to the manifest (writes from now on go there: they come after
+ * the snapshot), and a point-in-time snapshot is taken. A {@link SnapshotHandOver} then walks it in
+ * slices on the loop and writes the new base on its own thread ({@link AofBaseOutput}: RDB preamble
+ * with {@code aof-use-rdb-preamble yes}, else commands) while the loop keeps serving. On completion,
+ * on the loop: the temporary base is renamed, the manifest becomes the new base plus the incremental
+ * file opened at the start, and the older files are deleted as history. A failed rewrite leaves every
+ * file as it was (the incremental file opened for it stays in the manifest, as in Redis); the automatic
+ * rewrite retries, backing off once three rewrites in a row failed ({@link RewriteLimit}). BGSAVE and
+ * the rewrite exclude each other as Redis's one child at a time: the databases carry one snapshot.
+ * While appendonly is being switched on ({@code WAIT_REWRITE}), writes during the rewrite go to a
+ * temporary incremental file that becomes the first incremental file when the base is in place. The
+ * base created at start-up on an empty dataset is written on the loop, as Redis writes it before
+ * serving.
  *
- * <p>Loop thread only, except the fsync thread, which only calls {@code force} on the channel.
+ * <p>Loop thread only, except the fsync thread, which only calls {@code force} on the channel, and
+ * the rewrite's writer thread, which only writes its temporary file.
  */
 public final class AppendOnlyFile implements Propagation.Sink {
     private static final Logger LOG = LoggerFactory.getLogger(AppendOnlyFile.class);
     private static final byte[] CRLF = {'\r', '\n'};
 
-    private enum State { OFF, ON }
+    private enum State { OFF, WAIT_REWRITE, ON }
 
     private final Server server;
     private final ServerConfig config;
@@ -60,6 +67,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
     private final String fileName;
     private AofManifest manifest;
     private State state = State.OFF;
+    /** The incremental file written to: with ON, and with WAIT_REWRITE while a rewrite runs (the temporary one). */
     private FileChannel incr;
     private byte[] buf = new byte[64 * 1024];
     private int bufLen;
@@ -68,18 +76,23 @@ public final class AppendOnlyFile implements Propagation.Sink {
     private final byte[] numberBuf = new byte[24];
 
     private long currentSize;
+    private long incrSize;
     private long rewriteBaseSize;
     private volatile long writtenBytes;
     private volatile long fsyncedBytes;
     private volatile FileChannel fsyncTarget;
     private ScheduledExecutorService fsyncThread;
     private boolean lastWriteOk = true;
+    private long loadedCommands;
+
+    private AofRewrite rewrite;
+    private boolean rewriteScheduled;
     private boolean lastRewriteOk = true;
     private long rewrites;
     private long consecutiveRewriteFailures;
     private long lastRewriteTimeSec = -1;
-    private long loadedCommands;
-    private boolean rewriteScheduled;
+    private long lastCowBytes;
+    private final RewriteLimit limit = new RewriteLimit();
 
     public AppendOnlyFile(Server server) {
         this.server = server;
@@ -88,9 +101,9 @@ public final class AppendOnlyFile implements Propagation.Sink {
         this.fileName = config.appendfilename();
     }
 
-    /** Whether appendonly is on (the AOF is being written). */
+    /** Whether appendonly is on (the AOF is being written, or its first base is). */
     public boolean enabled() {
-        return state == State.ON;
+        return state != State.OFF;
     }
 
     // ---------------------------------------------------------------- start-up
@@ -116,9 +129,6 @@ public final class AppendOnlyFile implements Propagation.Sink {
             LOG.info("DB loaded from append only file: {} seconds",
                     String.format("%.3f", (System.nanoTime() - start) / 1e9));
         }
-        if (manifest != null) {
-            rewriteBaseSize = manifest.base() == null ? 0 : size(manifest.base().name());
-        }
         openOnStart();
     }
 
@@ -133,7 +143,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
         }
         if (manifest.isEmpty()) {
             try {
-                String baseName = writeBase(manifest);
+                String baseName = writeFirstBase();
                 LOG.info("Creating AOF base file {} on server start", baseName);
             } catch (IOException e) {
                 throw new AofException("Can't create the AOF base file: " + e.getMessage());
@@ -149,38 +159,62 @@ public final class AppendOnlyFile implements Propagation.Sink {
             throw new AofException("Can't open the append-only file " + incrName + ": " + e.getMessage());
         }
         LOG.info("{} AOF incr file {} on server start", existing ? "Opening" : "Creating", incrName);
+        rewriteBaseSize = manifest.base() == null ? 0 : size(manifest.base().name());
         currentSize = totalSize();
-        if (rewriteBaseSize == 0 && manifest.base() != null) {
-            rewriteBaseSize = size(manifest.base().name());
-        }
-        switchOn();
+        state = State.ON;
+        attach(incr);
     }
 
-    private void switchOn() {
-        state = State.ON;
+    /**
+     * The base of a first start (an empty dataset: with appendonly yes nothing else was loaded), written
+     * on the loop before the server serves, as Redis's aofOpenIfNeededOnServerStart does.
+     */
+    private String writeFirstBase() throws IOException {
+        long now = server.nowMs();
+        AofBaseOutput output = baseOutput(now);
+        SnapshotHandOver.writeNow(server.persistence().databases(), output, server.persistence().accessInfo(),
+                config.lfuDecayTime(), now);
+        String baseName = manifest.newBase(output.rdb());
+        Files.move(output.temp(), dir.resolve(baseName), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+        return baseName;
+    }
+
+    /** Starts appending to {@code channel}: the sink is attached and the fsync thread runs. */
+    private void attach(FileChannel channel) {
         selectedDb = -1;
-        writtenBytes = 0;
-        fsyncedBytes = 0;
-        fsyncTarget = incr;
+        useForWrites(channel);
         server.propagation().addSink(this);
         startFsyncThread();
+    }
+
+    private void useForWrites(FileChannel channel) {
+        incr = channel;
+        fsyncTarget = channel;
+        writtenBytes = 0;
+        fsyncedBytes = 0;
+        incrSize = 0;
     }
 
     // ---------------------------------------------------------------- writing
 
     @Override
     public void propagate(int db, byte[][] argv) {
+        if (incr == null) {
+            // WAIT_REWRITE with no rewrite running: the next rewrite's snapshot will hold this write.
+            return;
+        }
         if (config.aofTimestampEnabled()) {
             long sec = server.nowMs() / 1000;
             if (sec > lastTimestampSec) {
                 lastTimestampSec = sec;
-                append(("#TS:" + sec + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                append(("#TS:" + sec + "\r\n").getBytes(StandardCharsets.US_ASCII));
             }
         }
         if (db != -1 && db != selectedDb) {
             String id = Integer.toString(db);
-            appendCommand(new byte[][] {"SELECT".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
-                    id.getBytes(java.nio.charset.StandardCharsets.US_ASCII)});
+            appendCommand(new byte[][] {"SELECT".getBytes(StandardCharsets.US_ASCII),
+                    id.getBytes(StandardCharsets.US_ASCII)});
             selectedDb = db;
         }
         appendCommand(argv);
@@ -226,7 +260,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
 
     /** Whether replies must wait for a write and fsync ({@code appendfsync always} with writes buffered). */
     public boolean syncBeforeReplies() {
-        return bufLen > 0 && state == State.ON && config.appendfsync() == AppendFsync.ALWAYS;
+        return bufLen > 0 && incr != null && config.appendfsync() == AppendFsync.ALWAYS;
     }
 
     /**
@@ -236,7 +270,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
      * ({@code aof_last_write_status:err}).
      */
     public void beforeReplies() {
-        if (bufLen == 0 || state != State.ON) {
+        if (bufLen == 0 || incr == null) {
             return;
         }
         try {
@@ -245,6 +279,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
                 incr.write(b);
             }
             currentSize += bufLen;
+            incrSize += bufLen;
             writtenBytes += bufLen;
             bufLen = 0;
             if (config.appendfsync() == AppendFsync.ALWAYS) {
@@ -293,110 +328,269 @@ public final class AppendOnlyFile implements Propagation.Sink {
         }
     }
 
-    /** Cron work: writes what expiries buffered, and starts an automatic rewrite when the file has grown enough. */
+    /**
+     * Cron work, as Redis's serverCron: writes what expiries buffered; then, with no BGSAVE or rewrite
+     * running, starts a scheduled rewrite, or an automatic one when the file has grown enough.
+     */
     public void cron() {
         beforeReplies();
-        if (rewriteScheduled) {
-            rewriteScheduled = false;
-            rewrite();
+        if (rewrite != null || server.persistence().bgsaveInProgress()) {
             return;
         }
-        if (state != State.ON) {
+        long nowSec = server.nowMs() / 1000;
+        if (rewriteScheduled && !limit.limited(consecutiveRewriteFailures, nowSec)) {
+            startRewrite();
             return;
         }
         long percentage = config.autoAofRewritePercentage();
-        if (percentage > 0 && currentSize > config.autoAofRewriteMinSize()) {
+        if (state == State.ON && percentage > 0 && currentSize > config.autoAofRewriteMinSize()) {
             long base = rewriteBaseSize > 0 ? rewriteBaseSize : 1;
             long growth = currentSize * 100 / base - 100;
-            if (growth >= percentage) {
+            if (growth >= percentage && !limit.limited(consecutiveRewriteFailures, nowSec)) {
                 LOG.info("Starting automatic rewriting of AOF on {}% growth", growth);
-                rewrite();
+                startRewrite();
             }
         }
     }
 
     // ---------------------------------------------------------------- rewriting
 
+    /** Whether a rewrite is running ({@code aof_rewrite_in_progress}). */
+    public boolean rewriteInProgress() {
+        return rewrite != null;
+    }
+
+    /** The running rewrite's snapshot, for INFO's {@code current_*} fields; null if none. */
+    SnapshotHandOver runningSnapshot() {
+        return rewrite == null ? null : rewrite.job();
+    }
+
     /**
-     * BGREWRITEAOF: see the class comment. Returns true on success; on failure the files stay as
-     * they were (the current incremental file keeps being appended to) and INFO says so.
+     * Redis's rewriteAppendOnlyFileBackground: see the class comment. The caller checked that no BGSAVE
+     * nor rewrite runs.
+     *
+     * @return true if the rewrite started; false if the directory or the new incremental file could not be
+     *     created (logged, {@code aof_last_bgrewrite_status:err})
      */
-    public boolean rewrite() {
-        long start = System.nanoTime();
-        beforeReplies();
-        AofManifest next = (manifest == null ? new AofManifest(fileName) : manifest).copy();
-        FileChannel newIncr = null;
+    public boolean startRewrite() {
         try {
             Files.createDirectories(dir);
-            writeBase(next);
-            String incrName = next.newIncr();
-            newIncr = FileChannel.open(dir.resolve(incrName), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
-            LOG.info("Creating AOF incr file {} on background rewrite", incrName);
-            next.markRewrittenIncrsAsHistory();
-            next.persist(dir);
         } catch (IOException e) {
-            LOG.warn("Background AOF rewrite terminated with error: {}", e.getMessage());
-            closeQuietly(newIncr);
+            LOG.warn("Can't open or create append-only dir {}: {}", dir, RdbFiles.reason(e));
             lastRewriteOk = false;
-            consecutiveRewriteFailures++;
             return false;
         }
-        manifest = next;
-        if (state == State.ON) {
-            FileChannel old = incr;
-            incr = newIncr;
-            fsyncTarget = newIncr;
-            writtenBytes = 0;
-            fsyncedBytes = 0;
-            forceAndClose(old);
-            selectedDb = -1;
-        } else {
-            closeQuietly(newIncr);
+        if (manifest == null) {
+            manifest = new AofManifest(fileName);
         }
-        deleteHistory();
-        rewriteBaseSize = size(manifest.base().name());
-        currentSize = rewriteBaseSize;
+        selectedDb = -1;
+        beforeReplies();
+        if (!openIncrForRewrite()) {
+            lastRewriteOk = false;
+            return false;
+        }
         rewrites++;
-        consecutiveRewriteFailures = 0;
-        lastRewriteOk = true;
-        lastRewriteTimeSec = (System.nanoTime() - start) / 1_000_000_000L;
-        LOG.info("Background AOF rewrite finished successfully");
+        long now = server.nowMs();
+        AofBaseOutput output = baseOutput(now);
+        rewrite = new AofRewrite(output, now);
+        Persistence p = server.persistence();
+        AofRewrite started = rewrite;
+        started.start(new SnapshotHandOver(p, p.databases(), output, p.accessInfo(), config.lfuDecayTime(), now,
+                config.rdbKeySaveDelay(), failure -> rewriteDone(started, failure)));
+        rewriteScheduled = false;
+        LOG.info("Background append only file rewriting started by pid {}", ProcessHandle.current().pid());
         return true;
     }
 
-    /** Runs a rewrite at the next cron tick (BGREWRITEAOF inside MULTI). */
-    public void scheduleRewrite() {
-        rewriteScheduled = true;
+    /**
+     * Redis's openNewIncrAofForAppend: with appendonly on, a new incremental file is created and persisted
+     * in the manifest, and the old one is fsynced and closed in the background; while appendonly is being
+     * switched on, a temporary one collects the writes; with appendonly off, nothing.
+     */
+    private boolean openIncrForRewrite() {
+        if (state == State.OFF) {
+            return true;
+        }
+        AofManifest next = state == State.ON ? manifest.copy() : null;
+        String name = next != null ? next.newIncr() : tempIncrName();
+        FileChannel ch = null;
+        try {
+            ch = FileChannel.open(dir.resolve(name), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+            if (next != null) {
+                next.persist(dir);
+            }
+        } catch (IOException e) {
+            LOG.warn("Can't open the append-only file {}: {}", name, RdbFiles.reason(e));
+            closeQuietly(ch);
+            return false;
+        }
+        LOG.info("Creating AOF incr file {} on background rewrite", name);
+        FileChannel old = incr;
+        useForWrites(ch);
+        if (old != null) {
+            // As Redis's aof_background_fsync_and_close: everysec may fsync late, always already has.
+            fsyncThread.execute(() -> forceAndClose(old));
+        }
+        if (next != null) {
+            manifest = next;
+        }
+        return true;
     }
 
-    /** Writes the dataset as the next base of {@code m} (temp file, fsync, rename) and returns its name. */
-    private String writeBase(AofManifest m) throws IOException {
-        Path temp = dir.resolve("temp-rewriteaof-bg-" + ProcessHandle.current().pid() + ".aof");
-        boolean rdb = config.aofUseRdbPreamble();
-        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 20);
-            if (rdb) {
-                RdbBase.write(server, server.nowMs(), out);
-            } else {
-                Database[] dbs = new Database[server.databases()];
-                for (int i = 0; i < dbs.length; i++) {
-                    dbs[i] = server.db(i);
-                }
-                long timestamp = config.aofTimestampEnabled() ? server.nowMs() / 1000 : -1;
-                AofRewriter.write(dbs, server.nowMs(), timestamp, out);
-            }
-            out.flush();
-            ch.force(true);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(temp);
-            throw e;
+    /** Redis's backgroundRewriteDoneHandler, on the loop once the writer thread has finished. */
+    private void rewriteDone(AofRewrite done, IOException failure) {
+        if (done != rewrite) {
+            return;
         }
-        String baseName = m.newBase(rdb);
-        Files.move(temp, dir.resolve(baseName), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        LOG.info("Successfully renamed the temporary AOF base file {} into {}", temp.getFileName(), baseName);
-        return baseName;
+        rewrite = null;
+        long now = server.nowMs();
+        lastRewriteTimeSec = (now - done.startMs()) / 1000;
+        lastCowBytes = done.job().peakInFlightBytes();
+        boolean installed = false;
+        if (failure == null) {
+            LOG.info("Background AOF rewrite terminated with success");
+            installed = install(done.output());
+        } else {
+            done.job().failed();
+            LOG.warn("Background AOF rewrite terminated with error");
+            rewriteFailed();
+        }
+        deleteQuietly(done.output().temp());
+        if (!installed && state == State.WAIT_REWRITE) {
+            dropTempIncr();
+            rewriteScheduled = true;
+        }
+    }
+
+    /** Puts the new base in place and persists the manifest; false (logged, counted) if a step failed. */
+    private boolean install(AofBaseOutput output) {
+        AofManifest next = manifest.copy();
+        String baseName = next.newBase(output.rdb());
+        Path basePath = dir.resolve(baseName);
+        try {
+            Files.move(output.temp(), basePath, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            LOG.warn("Error trying to rename the temporary AOF base file {} into {}: {}", output.temp().getFileName(),
+                    baseName, RdbFiles.reason(e));
+            rewriteFailed();
+            return false;
+        }
+        LOG.info("Successfully renamed the temporary AOF base file {} into {}", output.temp().getFileName(), baseName);
+        String incrName = null;
+        if (state == State.WAIT_REWRITE) {
+            beforeReplies();
+            incrName = next.newIncr();
+            try {
+                Files.move(dir.resolve(tempIncrName()), dir.resolve(incrName), StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                LOG.warn("Error trying to rename the temporary AOF incr file {} into {}: {}", tempIncrName(),
+                        incrName, RdbFiles.reason(e));
+                deleteQuietly(basePath);
+                rewriteFailed();
+                return false;
+            }
+            LOG.info("Successfully renamed the temporary AOF incr file {} into {}", tempIncrName(), incrName);
+        }
+        next.markRewrittenIncrsAsHistory(state != State.OFF);
+        try {
+            next.persist(dir);
+        } catch (IOException e) {
+            LOG.warn("Can't persist the AOF manifest: {}", RdbFiles.reason(e));
+            deleteQuietly(basePath);
+            if (incrName != null) {
+                deleteQuietly(dir.resolve(incrName));
+            }
+            rewriteFailed();
+            return false;
+        }
+        manifest = next;
+        if (state != State.OFF) {
+            currentSize = size(baseName) + incrSize;
+            rewriteBaseSize = currentSize;
+        }
+        deleteHistory();
+        lastRewriteOk = true;
+        consecutiveRewriteFailures = 0;
+        LOG.info("Background AOF rewrite finished successfully");
+        if (state == State.WAIT_REWRITE) {
+            state = State.ON;
+        }
+        return true;
+    }
+
+    private void rewriteFailed() {
+        lastRewriteOk = false;
+        consecutiveRewriteFailures++;
+    }
+
+    /**
+     * Redis's killAppendOnlyChild: stops a running rewrite and deletes its temporary files; the status
+     * is left as it was (SHUTDOWN, CONFIG SET appendonly no).
+     */
+    private void killRewrite() {
+        AofRewrite running = rewrite;
+        if (running == null) {
+            return;
+        }
+        LOG.info("Killing running AOF rewrite child: {}", ProcessHandle.current().pid());
+        rewrite = null;
+        running.job().kill();
+        deleteQuietly(running.output().temp());
+        if (state == State.WAIT_REWRITE) {
+            dropTempIncr();
+        }
+    }
+
+    /** Forgets the writes collected while appendonly was being switched on, with their temporary file. */
+    private void dropTempIncr() {
+        bufLen = 0;
+        FileChannel ch = incr;
+        incr = null;
+        fsyncTarget = null;
+        closeQuietly(ch);
+        deleteQuietly(dir.resolve(tempIncrName()));
+    }
+
+    /**
+     * SAVE while a rewrite runs: the rewrite's walk is finished on the loop (which SAVE holds anyway), so
+     * that SAVE can take its own snapshot. The rewrite's writer thread goes on.
+     */
+    void finishRewriteWalk() {
+        if (rewrite != null) {
+            rewrite.job().finishWalk();
+        }
+    }
+
+    /** BGREWRITEAOF while a BGSAVE runs or inside MULTI: the cron starts it when nothing runs. */
+    public void scheduleRewrite() {
+        rewriteScheduled = true;
+        consecutiveRewriteFailures = 0;
+    }
+
+    /** The next base's temporary file, in {@code dir} as Redis names it, and what it is written as. */
+    private AofBaseOutput baseOutput(long nowMs) {
+        Path temp = config.dir().resolve("temp-rewriteaof-bg-" + ProcessHandle.current().pid() + ".aof");
+        Persistence p = server.persistence();
+        List<byte[]> functions = p.functionCodes();
+        if (!config.aofUseRdbPreamble()) {
+            return new AofBaseOutput(temp, null, functions, nowMs, config.aofTimestampEnabled() ? nowMs / 1000 : -1);
+        }
+        Database[] dbs = p.databases();
+        long[] sizes = new long[dbs.length];
+        long[] expires = new long[dbs.length];
+        for (int i = 0; i < dbs.length; i++) {
+            sizes[i] = dbs[i].size();
+            expires[i] = dbs[i].expiresSize();
+        }
+        AofBaseOutput.Preamble preamble = new AofBaseOutput.Preamble(RdbFiles.options(server),
+                RdbFiles.auxFields(nowMs, server.usedMemory(), true), RdbFiles.version(dbs), sizes, expires);
+        return new AofBaseOutput(temp, preamble, functions, nowMs, -1);
+    }
+
+    /** Redis's getTempIncrAofName: where writes go while appendonly is being switched on. */
+    private String tempIncrName() {
+        return "temp-" + fileName + ".incr";
     }
 
     /** Redis's aofDelHistoryFiles: deletes the history files and drops them from the manifest. */
@@ -406,11 +600,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
         }
         for (AofManifest.Entry e : manifest.history()) {
             LOG.info("Removing the history file {} in the background", e.name());
-            try {
-                Files.deleteIfExists(dir.resolve(e.name()));
-            } catch (IOException ex) {
-                LOG.warn("Could not delete the history file {}: {}", e.name(), ex.getMessage());
-            }
+            deleteQuietly(dir.resolve(e.name()));
         }
         manifest.clearHistory();
         try {
@@ -423,73 +613,118 @@ public final class AppendOnlyFile implements Propagation.Sink {
     // ---------------------------------------------------------------- on and off at run time
 
     /**
-     * CONFIG SET appendonly yes (Redis's startAppendOnly): a rewrite creates a base of the current
-     * dataset and a fresh incremental file, then writes are appended.
+     * CONFIG SET appendonly yes (Redis's startAppendOnly): writes are collected from now on, and a rewrite
+     * creates a base of the current dataset (now, or when a running BGSAVE has finished); appendonly is
+     * fully on when it completes.
      *
-     * @throws AofException if the rewrite fails; appendonly stays off
+     * @throws AofException if the rewrite cannot start; appendonly stays off
      */
     public void start() throws AofException {
-        if (state == State.ON) {
+        if (state != State.OFF) {
             return;
         }
         if (manifest == null) {
             manifest = AofManifest.load(dir, fileName);
         }
-        if (!rewrite()) {
+        state = State.WAIT_REWRITE;
+        attach(null);
+        if (server.persistence().bgsaveInProgress()) {
+            rewriteScheduled = true;
+            LOG.info("AOF was enabled but there is already another background operation. An AOF background was"
+                    + " scheduled to start when possible.");
+            return;
+        }
+        if (server.propagation().nested()) {
+            rewriteScheduled = true;
+            LOG.info("AOF was enabled during a transaction. An AOF background was scheduled to start when possible.");
+            return;
+        }
+        if (rewrite != null) {
+            LOG.info("AOF was enabled but there is already an AOF rewriting in background. Stopping background AOF"
+                    + " and starting a rewrite now.");
+            killRewrite();
+        }
+        if (!startRewrite()) {
+            detach();
             throw new AofException("Redis needs to enable the AOF but can't trigger a background AOF rewrite "
                     + "operation. Check the above logs for more info about the error.");
         }
-        try {
-            incr = FileChannel.open(dir.resolve(manifest.lastIncr()), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new AofException("Can't open the append-only file " + manifest.lastIncr() + ": " + e.getMessage());
-        }
-        switchOn();
     }
 
-    /** CONFIG SET appendonly no, and shutdown (Redis's stopAppendOnly): writes and fsyncs what is buffered, then closes. */
+    /**
+     * CONFIG SET appendonly no, and shutdown (Redis's stopAppendOnly): writes and fsyncs what is buffered,
+     * closes, and stops a running rewrite.
+     */
     public void stop() {
-        if (state != State.ON) {
+        if (state == State.OFF) {
             return;
         }
         beforeReplies();
+        killRewrite();
+        forceAndClose(incr);
+        detach();
+    }
+
+    private void detach() {
         server.propagation().removeSink(this);
         state = State.OFF;
-        fsyncTarget = null;
-        forceAndClose(incr);
         incr = null;
+        fsyncTarget = null;
         bufLen = 0;
+        rewriteScheduled = false;
         if (fsyncThread != null) {
             fsyncThread.shutdown();
             fsyncThread = null;
         }
     }
 
+    /**
+     * The AOF part of Redis's prepareForShutdown: a running rewrite is stopped, unless it writes the first
+     * base of an appendonly just switched on, which refuses the shutdown without FORCE.
+     *
+     * @return false if the shutdown must be refused (logged)
+     */
+    public boolean prepareShutdown(boolean force) {
+        if (state == State.OFF || rewrite == null) {
+            return true;
+        }
+        if (state == State.WAIT_REWRITE) {
+            if (!force) {
+                LOG.warn("Writing initial AOF, can't exit.");
+                return false;
+            }
+            LOG.warn("Writing initial AOF. Exit anyway.");
+        }
+        LOG.warn("There is a child rewriting the AOF. Killing it!");
+        killRewrite();
+        return true;
+    }
+
     // ---------------------------------------------------------------- INFO
 
     /** INFO persistence's aof_* fields, in Redis's order: the always-present ones. */
     public void infoFields(BiConsumer<String, Object> field) {
-        field.accept("aof_enabled", state == State.ON ? 1 : 0);
-        field.accept("aof_rewrite_in_progress", 0);
+        field.accept("aof_enabled", state != State.OFF ? 1 : 0);
+        field.accept("aof_rewrite_in_progress", rewrite != null ? 1 : 0);
         field.accept("aof_rewrite_scheduled", rewriteScheduled ? 1 : 0);
         field.accept("aof_last_rewrite_time_sec", lastRewriteTimeSec);
-        field.accept("aof_current_rewrite_time_sec", -1);
+        field.accept("aof_current_rewrite_time_sec",
+                rewrite == null ? -1 : (server.nowMs() - rewrite.startMs()) / 1000);
         field.accept("aof_last_bgrewrite_status", lastRewriteOk ? "ok" : "err");
         field.accept("aof_rewrites", rewrites);
         field.accept("aof_rewrites_consecutive_failures", consecutiveRewriteFailures);
         field.accept("aof_last_write_status", lastWriteOk ? "ok" : "err");
-        field.accept("aof_last_cow_size", 0);
+        field.accept("aof_last_cow_size", lastCowBytes);
     }
 
     /** The fields Redis adds while appendonly is on. */
     public void enabledInfoFields(BiConsumer<String, Object> field) {
-        if (state != State.ON) {
+        if (state == State.OFF) {
             return;
         }
         field.accept("aof_current_size", currentSize + bufLen);
         field.accept("aof_base_size", rewriteBaseSize);
-        field.accept("aof_pending_rewrite", 0);
+        field.accept("aof_pending_rewrite", rewriteScheduled ? 1 : 0);
         field.accept("aof_buffer_length", bufLen);
         field.accept("aof_pending_bio_fsync", 0);
         field.accept("aof_delayed_fsync", 0);
@@ -518,6 +753,14 @@ public final class AppendOnlyFile implements Propagation.Sink {
             return Files.size(dir.resolve(name));
         } catch (IOException e) {
             return 0;
+        }
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            LOG.warn("Could not delete {}: {}", path.getFileName(), e.getMessage());
         }
     }
 

@@ -12,11 +12,9 @@ import dev.ebb.storage.KeyspaceListener;
 import dev.ebb.storage.expiry.ExpiryStrategyKind;
 import dev.ebb.storage.rdb.RdbLimits;
 import dev.ebb.storage.rdb.RdbReader;
-import dev.ebb.storage.snapshot.Snapshot;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -35,8 +33,10 @@ import org.slf4j.LoggerFactory;
  * {@code stop-writes-on-bgsave-error} refusal, loading {@code dir/dbfilename} at start-up while
  * commands are answered {@code -LOADING}, DEBUG RELOAD, and the INFO persistence figures.
  *
- * <p>SAVE walks a {@link Snapshot} to its end on the loop and writes as it goes (the loop is blocked,
- * as in Redis). BGSAVE is a {@link BackgroundSave}. Loading at start-up reads the file on its own
+ * <p>SAVE and BGSAVE write an {@link RdbOutput} from a {@link SnapshotHandOver}: SAVE walks the snapshot
+ * to its end on the loop and writes as it goes (the loop is blocked, as in Redis); BGSAVE walks it in
+ * slices and writes on its own thread. One snapshot runs at a time, so BGSAVE and the AOF rewrite
+ * exclude each other as Redis's one child at a time does. Loading at start-up reads the file on its own
  * thread into fresh databases that no one else sees, then swaps them in on the loop in O(databases).
  *
  * <p><b>Changes.</b> {@link #dirty()} counts key modifications as the keyspace reports them (one per
@@ -63,7 +63,11 @@ public final class Persistence {
     private long saves;
     private long lastCowBytes;
     private boolean bgsaveScheduled;
-    private BackgroundSave bgsave;
+    private SnapshotHandOver bgsave;
+    /** Whether the running save writes to the replicas' sockets (diskless) rather than to a file. */
+    private boolean bgsaveToStream;
+    /** Told how the running save ended when replication started it (Redis's replicationHandleBgsaveEnd). */
+    private java.util.function.Consumer<IOException> replicationDone;
     private long bgsaveStartMs;
 
     private volatile boolean loading;
@@ -90,9 +94,13 @@ public final class Persistence {
         }
     }
 
-    /** The loop's executor, for BGSAVE slices and the hand-back from background threads. */
+    /** The loop's executor, for snapshot slices and the hand-back from background threads. */
     public void useLoop(ScheduledExecutorService executor) {
         this.loop = executor;
+    }
+
+    ScheduledExecutorService loop() {
+        return loop;
     }
 
     // ---------------------------------------------------------------- changes
@@ -133,68 +141,53 @@ public final class Persistence {
     }
 
     /**
-     * SAVE: writes the RDB file now, on the loop. Logs as Redis's rdbSave.
+     * SAVE: writes the RDB file now, on the loop. Logs as Redis's rdbSave. A running AOF rewrite keeps
+     * going, as Redis's child does; its walk is finished first, because the databases carry one snapshot
+     * at a time.
      *
      * @return true if the file was written
      */
     public boolean save() {
         saves++;
         long nowMs = server.nowMs();
-        Path dir = server.config().dir();
-        Path temp = RdbFiles.tempFile(dir);
-        RdbFiles.Target file;
+        server.aof().finishRewriteWalk();
         try {
-            file = new RdbFiles.Target(temp, RdbFiles.options(server), nowMs);
+            SnapshotHandOver.writeNow(databases(), rdbOutput(nowMs), accessInfo(), server.config().lfuDecayTime(),
+                    nowMs);
         } catch (IOException e) {
-            LOG.warn("Failed opening the temp RDB file {} (in server root dir {}) for saving: {}",
-                    temp.getFileName(), dir, RdbFiles.reason(e));
             return false;
         }
-        try (file) {
-            writeAll(file, nowMs);
-            file.commit(rdbPath());
-        } catch (RdbFiles.MoveFailed e) {
-            LOG.warn(e.getMessage());
-            return false;
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("Write error saving DB on disk: {}", e.getMessage());
-            return false;
-        }
-        LOG.info("DB saved on disk");
         dirty = 0;
         lastSaveSeconds = nowMs / 1000;
         lastBgsaveOk = true;
         return true;
     }
 
-    private void writeAll(RdbFiles.Target file, long nowMs) throws IOException {
+    /** The RDB file as of {@code nowMs}, for SAVE and BGSAVE. */
+    private RdbOutput rdbOutput(long nowMs) {
         Database[] dbs = databases();
+        return new RdbOutput(rdbPath(), RdbFiles.options(server), RdbFiles.auxFields(nowMs, server.usedMemory(), false),
+                RdbFiles.version(dbs), functionCodes(), sizes(dbs), expiresSizes(dbs), nowMs);
+    }
+
+    private static long[] sizes(Database[] dbs) {
         long[] sizes = new long[dbs.length];
-        long[] expires = new long[dbs.length];
         for (int i = 0; i < dbs.length; i++) {
             sizes[i] = dbs[i].size();
+        }
+        return sizes;
+    }
+
+    private static long[] expiresSizes(Database[] dbs) {
+        long[] expires = new long[dbs.length];
+        for (int i = 0; i < dbs.length; i++) {
             expires[i] = dbs[i].expiresSize();
         }
-        file.writer.header(RdbFiles.auxFields(nowMs, server.usedMemory()), RdbFiles.version(dbs));
-        RdbFiles.writeFunctions(file.writer, functionCodes());
-        EntryWriter entries = new EntryWriter(file.writer, sizes, expires);
-        AccessInfo access = EntryWriter.accessInfo(server.config().maxmemoryPolicy());
-        int decay = server.config().lfuDecayTime();
-        Snapshot snapshot = Snapshot.begin(dbs, (db, key, value, expireAt, meta) -> {
-            try {
-                entries.write(db, key, value, expireAt, EntryWriter.idleSeconds(access, meta, nowMs),
-                        EntryWriter.frequency(access, meta, nowMs, decay));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        try {
-            while (!snapshot.isComplete()) {
-                snapshot.advance(1 << 16);
-            }
-        } finally {
-            snapshot.abandon();
-        }
+        return expires;
+    }
+
+    AccessInfo accessInfo() {
+        return EntryWriter.accessInfo(server.config().maxmemoryPolicy());
     }
 
     /** The code of every function library, for FUNCTION2 records (loop thread). */
@@ -214,7 +207,7 @@ public final class Persistence {
     // ---------------------------------------------------------------- BGSAVE
 
     /**
-     * Starts a BGSAVE now (the caller checked none is running). Logs as Redis.
+     * Starts a BGSAVE now (the caller checked that no BGSAVE nor AOF rewrite runs). Logs as Redis.
      *
      * @return true if it started; false if it could not (logged)
      */
@@ -223,14 +216,15 @@ public final class Persistence {
         lastBgsaveTrySeconds = nowMs / 1000;
         dirtyBeforeBgsave = dirty;
         ServerConfig config = server.config();
-        bgsave = new BackgroundSave(this, loop, databases(), rdbPath(), RdbFiles.options(server),
-                RdbFiles.auxFields(nowMs, server.usedMemory()), functionCodes(), EntryWriter.accessInfo(config.maxmemoryPolicy()),
-                config.lfuDecayTime(), nowMs);
+        SnapshotHandOver[] started = new SnapshotHandOver[1];
+        started[0] = new SnapshotHandOver(this, databases(), rdbOutput(nowMs), accessInfo(), config.lfuDecayTime(),
+                nowMs, config.rdbKeySaveDelay(), failure -> backgroundSaveDone(started[0], failure));
+        bgsave = started[0];
         bgsaveStartMs = nowMs;
         bgsaveScheduled = false;
         saves++;
-        LOG.info("Background saving started");
-        bgsave.start();
+        LOG.info("Background saving started by pid {}", ProcessHandle.current().pid());
+        bgsave.start("ebb-bgsave");
         return true;
     }
 
@@ -248,18 +242,28 @@ public final class Persistence {
         lastBgsaveTrySeconds = nowMs / 1000;
         dirtyBeforeBgsave = dirty;
         ServerConfig config = server.config();
-        Map<String, byte[]> aux = RdbFiles.auxFields(nowMs, server.usedMemory());
+        Map<String, byte[]> aux = RdbFiles.auxFields(nowMs, server.usedMemory(), false);
         byte[] aofBase = aux.remove("aof-base");
         aux.putAll(replAux);
         aux.put("aof-base", aofBase);
         // REPLCONF rdb-filter-only functions: the function libraries and no database.
         Database[] dbs = functionsOnly ? new Database[0] : databases();
-        bgsave = new BackgroundSave(this, loop, dbs, rdbPath(), stream, done, RdbFiles.options(server), aux,
-                functionCodes(), EntryWriter.accessInfo(config.maxmemoryPolicy()), config.lfuDecayTime(), nowMs);
+        SnapshotHandOver.Output output = stream == null
+                ? new RdbOutput(rdbPath(), RdbFiles.options(server), aux, RdbFiles.version(dbs), functionCodes(),
+                        sizes(dbs), expiresSizes(dbs), nowMs)
+                : new StreamRdbOutput(stream, RdbFiles.options(server), aux, RdbFiles.version(dbs), functionCodes(),
+                        sizes(dbs), expiresSizes(dbs), nowMs);
+        SnapshotHandOver[] started = new SnapshotHandOver[1];
+        started[0] = new SnapshotHandOver(this, dbs, output, accessInfo(), config.lfuDecayTime(), nowMs,
+                config.rdbKeySaveDelay(), failure -> backgroundSaveDone(started[0], failure));
+        bgsave = started[0];
+        bgsaveToStream = stream != null;
+        replicationDone = done;
         bgsaveStartMs = nowMs;
         saves++;
-        LOG.info(stream == null ? "Background saving started" : "Background RDB transfer started");
-        bgsave.start();
+        LOG.info(stream == null ? "Background saving started by pid {}" : "Background RDB transfer started by pid {}",
+                ProcessHandle.current().pid());
+        bgsave.start(stream == null ? "ebb-bgsave" : "ebb-repl-transfer");
     }
 
     /** BGSAVE SCHEDULE (or BGSAVE inside MULTI) while another save runs: start it when nothing does. */
@@ -268,7 +272,7 @@ public final class Persistence {
     }
 
     /** The save thread finished ({@code failure} null on success). Loop thread, via the loop's executor. */
-    void backgroundSaveDone(BackgroundSave done, IOException failure) {
+    private void backgroundSaveDone(SnapshotHandOver done, IOException failure) {
         if (done != bgsave) {
             return;
         }
@@ -276,11 +280,17 @@ public final class Persistence {
         long nowMs = server.nowMs();
         lastBgsaveSeconds = (nowMs - bgsaveStartMs) / 1000;
         lastCowBytes = done.peakInFlightBytes();
-        if (done.toStream()) {
+        java.util.function.Consumer<IOException> replication = replicationDone;
+        replicationDone = null;
+        if (bgsaveToStream) {
             // Diskless replication wrote no file: the save status and the change counter stay.
+            bgsaveToStream = false;
             LOG.info(failure == null ? "Background RDB transfer terminated with success"
                     : "Background transfer error");
-            done.reportDone(failure);
+            if (failure != null) {
+                done.failed();
+            }
+            reportToReplication(replication, failure);
             return;
         }
         if (failure == null) {
@@ -293,17 +303,26 @@ public final class Persistence {
             LOG.warn("Background saving error");
             lastBgsaveOk = false;
         }
-        done.reportDone(failure);
+        reportToReplication(replication, failure);
+    }
+
+    private static void reportToReplication(java.util.function.Consumer<IOException> replication, IOException failure) {
+        if (replication != null) {
+            replication.accept(failure);
+        }
     }
 
     /** Stops a running BGSAVE and deletes its temporary file (SHUTDOWN, FLUSHALL, DEBUG RELOAD). */
     public void killBgsave() {
-        BackgroundSave running = bgsave;
+        SnapshotHandOver running = bgsave;
         if (running != null) {
             // As a child killed with SIGUSR1 in Redis: the last status is left as it was.
             bgsave = null;
             running.kill();
-            running.reportDone(new IOException("background save killed"));
+            java.util.function.Consumer<IOException> replication = replicationDone;
+            replicationDone = null;
+            bgsaveToStream = false;
+            reportToReplication(replication, new IOException("background save killed"));
         }
     }
 
@@ -313,7 +332,7 @@ public final class Persistence {
      * {@link #BGSAVE_RETRY_DELAY_SECONDS} after a failed one.
      */
     public void cron(long nowMs) {
-        if (bgsave != null || loading) {
+        if (bgsave != null || loading || server.aof().rewriteInProgress()) {
             return;
         }
         long now = nowMs / 1000;
@@ -469,7 +488,7 @@ public final class Persistence {
                 c.zsetMaxListpackValue(), c.listMaxListpackSize());
     }
 
-    private Database[] databases() {
+    Database[] databases() {
         Database[] dbs = new Database[server.databases()];
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = server.db(i);
@@ -481,7 +500,7 @@ public final class Persistence {
 
     /** Appends Redis 7.2's RDB lines of INFO persistence, from {@code loading} to {@code rdb_last_load_keys_loaded}. */
     public void appendInfo(StringBuilder out, long nowMs) {
-        BackgroundSave running = bgsave;
+        SnapshotHandOver running = bgsave != null ? bgsave : server.aof().runningSnapshot();
         line(out, "loading", loading ? 1 : 0);
         line(out, "async_loading", 0);
         if (loading) {
@@ -505,11 +524,11 @@ public final class Persistence {
         line(out, "current_save_keys_processed", processed);
         line(out, "current_save_keys_total", total);
         line(out, "rdb_changes_since_last_save", dirty);
-        line(out, "rdb_bgsave_in_progress", running == null ? 0 : 1);
+        line(out, "rdb_bgsave_in_progress", bgsave == null ? 0 : 1);
         line(out, "rdb_last_save_time", lastSaveSeconds);
         line(out, "rdb_last_bgsave_status", lastBgsaveOk ? "ok" : "err");
         line(out, "rdb_last_bgsave_time_sec", lastBgsaveSeconds);
-        line(out, "rdb_current_bgsave_time_sec", running == null ? -1 : (nowMs - bgsaveStartMs) / 1000);
+        line(out, "rdb_current_bgsave_time_sec", bgsave == null ? -1 : (nowMs - bgsaveStartMs) / 1000);
         line(out, "rdb_saves", saves);
         line(out, "rdb_last_cow_size", lastCowBytes);
         line(out, "rdb_last_load_keys_expired", lastLoadKeysExpired);

@@ -31,14 +31,17 @@ final class RdbFiles {
         return dir.resolve("temp-" + ProcessHandle.current().pid() + ".rdb");
     }
 
-    /** The AUX fields Redis 7.2 writes for a primary without replicas, in its order. */
-    static Map<String, byte[]> auxFields(long nowMs, long usedMemory) {
+    /**
+     * The AUX fields Redis 7.2 writes for a primary without replicas, in its order; {@code aofBase}
+     * for the RDB preamble of an AOF base file.
+     */
+    static Map<String, byte[]> auxFields(long nowMs, long usedMemory, boolean aofBase) {
         Map<String, byte[]> aux = new LinkedHashMap<>();
         aux.put("redis-ver", ascii(Server.REDIS_VERSION));
         aux.put("redis-bits", ascii("64"));
         aux.put("ctime", ascii(Long.toString(nowMs / 1000)));
         aux.put("used-mem", ascii(Long.toString(usedMemory)));
-        aux.put("aof-base", ascii("0"));
+        aux.put("aof-base", ascii(aofBase ? "1" : "0"));
         return aux;
     }
 

@@ -29,7 +29,7 @@ class AofManifestTest {
 
         m.newBase(false);
         m.newIncr();
-        m.markRewrittenIncrsAsHistory();
+        m.markRewrittenIncrsAsHistory(true);
 
         assertEquals("file appendonly.aof.2.base.aof seq 2 type b\n"
                 + "file appendonly.aof.1.base.rdb seq 1 type h\n"

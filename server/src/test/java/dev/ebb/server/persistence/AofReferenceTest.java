@@ -29,15 +29,21 @@ class AofReferenceTest {
     @TempDir
     Path dir;
 
-    /** Ebb's directory after the workload, a rewrite, and more writes in its new incremental file. */
+    /** Ebb's directory after the workload, a background rewrite, and writes during and after it in its new incremental file. */
     private Map<String, String> writeWithEbb() throws Exception {
         try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
             AofRestartTest.workload(j, ebb.port());
+            j.configSet("rdb-key-save-delay", "2000");
             j.bgrewriteaof();
+            // Written while the base is being written: in the incremental file opened at the rewrite's start.
             j.select(4);
             j.rpush("after-rewrite", "a", "b");
             j.incrByFloat("float-after", 2.5);
             j.select(0);
+            j.del("s:plain", "geo");
+            j.set("m1", "overwritten during the rewrite");
+            AofTesting.awaitRewrite(j);
+            j.hset("after-the-rewrite", "f", "v");
             return dump(j, 16);
         }
     }
@@ -63,6 +69,7 @@ class AofReferenceTest {
 
         try (ReferenceRedis redis = referenceOrSkip("--dir", dir.toString(), "--appendonly", "yes");
                 Jedis j = new Jedis("127.0.0.1", redis.port())) {
+            awaitLoaded(j);
             assertEquals(ebbData, dump(j, 16));
         }
     }
@@ -90,6 +97,15 @@ class AofReferenceTest {
 
         try (EbbServer ebb = AofTesting.start(dir, "appendonly yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
             assertEquals(redisData, dump(j, 16));
+        }
+    }
+
+    /** The reference answers -LOADING while it replays the directory; wait (generously) until it is done. */
+    private static void awaitLoaded(Jedis j) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (j.info("persistence").contains("loading:1")) {
+            assertTrue(System.nanoTime() < deadline, "the reference is still loading");
+            Thread.sleep(20);
         }
     }
 

@@ -195,6 +195,7 @@ class AofRestartTest {
 
             assertEquals("Background append only file rewriting started", j.bgrewriteaof());
             cmd(j, "INCR", "after-rewrite");
+            AofTesting.awaitRewrite(j);
             before = dump(j, 16);
             assertTrue(j.info("persistence").contains("aof_rewrites:1"));
         }
@@ -221,6 +222,7 @@ class AofRestartTest {
 
             assertEquals("OK", j.configSet("appendonly", "yes"));
             cmd(j, "SET", "after", "2", "EX", "1000");
+            AofTesting.awaitRewrite(j);
             before = dump(j, 16);
             assertTrue(j.info("persistence").contains("aof_enabled:1"));
         }

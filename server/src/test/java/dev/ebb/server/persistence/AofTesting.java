@@ -30,6 +30,24 @@ final class AofTesting {
         return EbbServer.start(ServerConfig.fromText(conf.toString()));
     }
 
+    /**
+     * Waits (generously) until no AOF rewrite runs or is scheduled: BGREWRITEAOF and CONFIG SET appendonly
+     * yes return while the base is still being written, as in Redis.
+     */
+    static void awaitRewrite(Jedis j) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(300);
+        while (true) {
+            String info = j.info("persistence");
+            if (info.contains("aof_rewrite_in_progress:0") && info.contains("aof_rewrite_scheduled:0")) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the AOF rewrite did not finish: " + info);
+            }
+            Thread.sleep(20);
+        }
+    }
+
     /** Sends {@code args} as a command and returns the raw reply. */
     static Object cmd(Jedis j, String... args) {
         ProtocolCommand command = () -> SafeEncoder.encode(args[0]);

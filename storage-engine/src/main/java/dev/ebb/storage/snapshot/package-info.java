@@ -42,6 +42,13 @@
  * half way ({@link dev.ebb.storage.snapshot.Snapshot#abandon}) marks the rest in one O(capacity) pass, so
  * the next one starts from the state at rest.
  *
+ * <h2>Users</h2>
+ * The server's persistence package drives every point-in-time file through one walker over this
+ * snapshot ({@code SnapshotHandOver}): BGSAVE and the save points, the AOF rewrite's new base (so
+ * BGREWRITEAOF no longer stops the loop either), and, walked to the end in one go on the loop, SAVE and
+ * the first AOF base. The databases carry one snapshot at a time, which is why BGSAVE and the AOF
+ * rewrite exclude each other, as Redis's one child at a time does.
+ *
  * <p>Everything here runs on the command loop thread.
  */
 package dev.ebb.storage.snapshot;

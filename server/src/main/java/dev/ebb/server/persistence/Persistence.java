@@ -1,6 +1,7 @@
 package dev.ebb.server.persistence;
 
 import dev.ebb.server.Server;
+import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.config.SavePoint;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.persistence.EntryWriter.AccessInfo;
@@ -419,6 +420,10 @@ public final class Persistence {
         Database[] fresh = new Database[server.databases()];
         for (int i = 0; i < fresh.length; i++) {
             fresh[i] = new Database(i, seeds.nextLong(), kind);
+            if (i == 0 && server.clusterEnabled()) {
+                // Swapped in with the keys: the live database's slot index must stay complete.
+                fresh[i].indexSlots(HashSlots::slot);
+            }
         }
         return fresh;
     }

@@ -325,7 +325,7 @@ public final class Database {
     /**
      * Visits every key once, in no particular order, expired-but-not-yet-deleted keys included
      * (no lazy expiry: the visitor must not modify this database or the key). O(capacity of the
-     * main dict); for whole-keyspace reports such as CLUSTER COUNTKEYSINSLOT, not per-request work.
+     * main dict); for whole-keyspace work such as an AOF rewrite, not per-request work.
      */
     public void forEachKey(Dict.Visitor<Object> visitor) {
         dict.forEach(visitor);

@@ -98,11 +98,6 @@ public final class SlotIndex {
         return size;
     }
 
-    /** The slot of {@code key} under this index's slot function. */
-    public int slotOf(final byte[] key) {
-        return slotFunction.slotOf(key);
-    }
-
     /**
      * Heap bytes of the index: the counts, the array of sets and the sets. O(1).
      */

@@ -49,7 +49,7 @@ import java.util.Arrays;
  *
  * <p><b>Slot index.</b> In cluster mode ({@link #indexSlots}) every key is also kept in a
  * {@link SlotIndex} by hash slot, maintained by the three places that insert or remove a key here
- * ({@code store}, {@link #add}, {@code removeEntry}) and by {@link #flush} and {@link #swapWith};
+ * ({@code store}, {@link #add}, {@code removeEntry}), by {@link #flush} and by {@link #swapWith};
  * every command, expiry, eviction, RESTORE and loading goes through them. Without it those places
  * pay one null check.
  *
@@ -648,9 +648,6 @@ public final class Database {
         expires = other.expires;
         other.expires = e;
         volatileHashes.swapWith(other.volatileHashes);
-        SlotIndex i = slotIndex;
-        slotIndex = other.slotIndex;
-        other.slotIndex = i;
         ExpiryStrategy s = expiryStrategy;
         expiryStrategy = other.expiryStrategy;
         other.expiryStrategy = s;
@@ -661,6 +658,29 @@ public final class Database {
         long a = avgTtlMs;
         avgTtlMs = other.avgTtlMs;
         other.avgTtlMs = a;
+        swapSlotIndexes(other);
+    }
+
+    /**
+     * A slot index stays with its database (cluster mode is the server's, not the keys'): when both
+     * keep one they travel with the keys, O(1); when only one does, it is rebuilt over that
+     * database's new keys, O(keys).
+     */
+    private void swapSlotIndexes(Database other) {
+        SlotIndex mine = slotIndex;
+        SlotIndex theirs = other.slotIndex;
+        if ((mine == null) == (theirs == null)) {
+            slotIndex = theirs;
+            other.slotIndex = mine;
+            return;
+        }
+        slotIndex = null;
+        other.slotIndex = null;
+        if (mine != null) {
+            indexSlots(mine.slotFunction());
+        } else {
+            other.indexSlots(theirs.slotFunction());
+        }
     }
 
     // ---------------------------------------------------------------- slot index

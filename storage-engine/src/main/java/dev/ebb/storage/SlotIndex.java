@@ -93,6 +93,11 @@ public final class SlotIndex {
         return out;
     }
 
+    /** The slot function this index was made with. */
+    SlotFunction slotFunction() {
+        return slotFunction;
+    }
+
     /** Keys in all slots. O(1). */
     public int size() {
         return size;

@@ -73,6 +73,34 @@ class SlotIndexPropertyTest {
     }
 
     @Test
+    void swapWithADatabaseWithoutAnIndexShouldLeaveTheIndexWithItsDatabaseOverTheNewKeys() {
+        Database indexed = new Database(0, 1);
+        indexed.indexSlots(NARROW);
+        indexed.setKey(key("old"), new byte[1], T0);
+        Database fresh = new Database(0, 2);
+        for (int i = 0; i < 500; i++) {
+            fresh.setKey(key("new" + i), new byte[1], T0);
+        }
+
+        indexed.swapWith(fresh);
+
+        assertEquals(null, fresh.slotIndex());
+        assertEquals(500, indexed.slotIndex().size());
+        int total = 0;
+        for (int slot : new int[] {7, 4096 + 7, 8192 + 7, 12288 + 7}) {
+            for (byte[] k : indexed.slotIndex().keys(slot, Integer.MAX_VALUE)) {
+                assertTrue(indexed.hasEntry(k));
+                total++;
+            }
+        }
+        assertEquals(500, total);
+        fresh.swapWith(indexed);
+        assertEquals(null, fresh.slotIndex());
+        assertEquals(1, indexed.slotIndex().size());
+        assertEquals(1, indexed.slotIndex().keys(NARROW.slotOf(key("old")), 5).length);
+    }
+
+    @Test
     void memoryShouldCountTheIndexAndReturnToItsFixedArraysWhenEmpty() {
         Database plain = new Database(0, 9);
         Database indexed = new Database(0, 9);

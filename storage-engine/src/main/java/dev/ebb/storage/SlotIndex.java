@@ -21,9 +21,10 @@ import java.util.Arrays;
  * metadata (16 bytes a key) and of 7.4's dict per slot. Index-based links in the main dict's parallel
  * arrays would cost 8 bytes per table slot, 10 to 21 bytes a key at the loads the main dict allows and
  * about 17 at 1 million keys; these sets cost {@code 4 / load} bytes a key plus a 16-byte header per
- * non-empty slot: about 9 bytes a key at 1 million keys (61 keys a slot in 128-slot sets), more in a
- * sparsely filled keyspace (a slot with one key costs 32 bytes), plus a fixed 128 KB for the two top-level
- * arrays.
+ * non-empty slot, plus a fixed 128 KB for the two top-level arrays: at 1 million keys (61 keys a slot,
+ * mostly in 128-slot sets) 8.5 bytes a key by {@link #memoryBytes} and 7.5 measured on the heap
+ * ({@code benchmarks/scripts/slot-index-bench.sh}); more in a sparsely filled keyspace (a slot with one
+ * key costs 32 bytes).
  *
  * <h2>Costs</h2>
  * Adding and removing a key: O(1) expected, the key's slot function (CRC16 of the key, O(key length)),

@@ -3,6 +3,7 @@ package dev.ebb.server;
 import dev.ebb.server.acl.Acl;
 import dev.ebb.server.acl.AclLog;
 import dev.ebb.server.cluster.ClusterNode;
+import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.CommandTable;
@@ -108,6 +109,10 @@ public final class Server {
         ExpiryStrategyKind expiryKind = ExpiryStrategyKind.fromConfigName(config.expiryStrategy().configName());
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = new Database(i, seeds.nextLong(), expiryKind);
+            if (i == 0 && config.clusterEnabled()) {
+                // The only database cluster mode serves keeps its keys by slot (COUNTKEYSINSLOT, GETKEYSINSLOT).
+                dbs[i].indexSlots(HashSlots::slot);
+            }
             dbs[i].setExpiryListener(propagatingExpiry(LazyFree.expiryListener(this)));
             dbs[i].volatileHashes().setListener(propagatingFieldExpiry(LazyFree.fieldExpiryListener(this)));
             dbs[i].setNewKeyListener((db, key) ->

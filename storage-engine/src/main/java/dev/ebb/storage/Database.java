@@ -47,6 +47,12 @@ import java.util.Arrays;
  * {@code expires} (skipped while it is empty) plus one or two probes of the main dict.
  * {@link #flush()} is O(1): it swaps in fresh dicts and leaves the old ones to the GC.
  *
+ * <p><b>Slot index.</b> In cluster mode ({@link #indexSlots}) every key is also kept in a
+ * {@link SlotIndex} by hash slot, maintained by the three places that insert or remove a key here
+ * ({@code store}, {@link #add}, {@code removeEntry}), by {@link #flush} and by {@link #swapWith};
+ * every command, expiry, eviction, RESTORE and loading goes through them. Without it those places
+ * pay one null check.
+ *
  * <p><b>Snapshots.</b> While a point-in-time snapshot is taken ({@link #beginSnapshot}), every path
  * that reads, changes or drops a key the snapshot has not taken yet first hands that key's pre-image to
  * the snapshot's {@link PreImageSink}: lookups of every kind, writes, TTL changes, deletes, expiry and
@@ -80,6 +86,8 @@ public final class Database {
     private KeyspaceListener keyspaceListener = KeyspaceListener.NONE;
     private final VolatileHashes volatileHashes;
     private final SnapshotHook snapshot = new SnapshotHook();
+    /** The keys by hash slot in cluster mode, else null. */
+    private SlotIndex slotIndex;
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
@@ -317,7 +325,7 @@ public final class Database {
     /**
      * Visits every key once, in no particular order, expired-but-not-yet-deleted keys included
      * (no lazy expiry: the visitor must not modify this database or the key). O(capacity of the
-     * main dict); for whole-keyspace reports such as CLUSTER COUNTKEYSINSLOT, not per-request work.
+     * main dict); for whole-keyspace work such as an AOF rewrite, not per-request work.
      */
     public void forEachKey(Dict.Visitor<Object> visitor) {
         dict.forEach(visitor);
@@ -427,6 +435,9 @@ public final class Database {
         Object old = dict.put(key, value, meta);
         if (old == null) {
             payloadBytes += Values.keyBytes(key) + valueBytes;
+            if (slotIndex != null) {
+                slotIndex.add(key);
+            }
             newKeyListener.added(this, key);
         } else {
             payloadBytes += valueBytes - Values.memoryOf(old);
@@ -458,6 +469,9 @@ public final class Database {
         }
         payloadBytes += Values.keyBytes(key) + valueBytes;
         dict.setMetaAt(dict.find(key), access.initial(nowMs));
+        if (slotIndex != null) {
+            slotIndex.add(key);
+        }
         volatileHashes.track(key, value);
         newKeyListener.added(this, key);
         keyspaceListener.keyModified(this, key);
@@ -479,10 +493,15 @@ public final class Database {
 
     private Object removeEntry(byte[] key) {
         snapshot.preserve(dict, key);
-        Object old = dict.remove(key);
-        if (old == null) {
+        int h = dict.findForRemoval(key);
+        if (h < 0) {
             return null;
         }
+        Object old = dict.valueAt(h);
+        if (slotIndex != null) {
+            slotIndex.remove(dict.keyAt(h));
+        }
+        dict.removeAt(h);
         payloadBytes -= Values.keyBytes(key) + Values.memoryOf(old);
         removeExpire(key);
         if (old instanceof HashValue) {
@@ -603,6 +622,9 @@ public final class Database {
         dict = new Dict<>(seed);
         expires = new LongDict(seed);
         volatileHashes.clear();
+        if (slotIndex != null) {
+            slotIndex.clear();
+        }
         payloadBytes = 0;
         avgTtlMs = 0;
         expiryStrategy.cleared(this);
@@ -636,6 +658,53 @@ public final class Database {
         long a = avgTtlMs;
         avgTtlMs = other.avgTtlMs;
         other.avgTtlMs = a;
+        swapSlotIndexes(other);
+    }
+
+    /**
+     * A slot index stays with its database (cluster mode is the server's, not the keys'): when both
+     * keep one they travel with the keys, O(1); when only one does, it is rebuilt over that
+     * database's new keys, O(keys).
+     */
+    private void swapSlotIndexes(Database other) {
+        SlotIndex mine = slotIndex;
+        SlotIndex theirs = other.slotIndex;
+        if ((mine == null) == (theirs == null)) {
+            slotIndex = theirs;
+            other.slotIndex = mine;
+            return;
+        }
+        slotIndex = null;
+        other.slotIndex = null;
+        if (mine != null) {
+            indexSlots(mine.slotFunction());
+        } else {
+            other.indexSlots(theirs.slotFunction());
+        }
+    }
+
+    // ---------------------------------------------------------------- slot index
+
+    /**
+     * Starts keeping the keys by hash slot (cluster mode), see {@link SlotIndex}: indexes the keys
+     * present now, O(keys), and from then on every insert and removal. A database fresh from
+     * loading must be indexed before it is swapped in, since {@link #swapWith} exchanges indexes
+     * along with the keys.
+     *
+     * @throws IllegalStateException if this database already keeps a slot index
+     */
+    public void indexSlots(SlotFunction slotFunction) {
+        if (slotIndex != null) {
+            throw new IllegalStateException("database " + id + " already keeps a slot index");
+        }
+        SlotIndex index = new SlotIndex(slotFunction);
+        dict.forEach((key, value) -> index.add(key));
+        slotIndex = index;
+    }
+
+    /** The keys by hash slot, or null unless {@link #indexSlots} was called. Read-only use. */
+    public SlotIndex slotIndex() {
+        return slotIndex;
     }
 
     /** Whether either dict is in the middle of an incremental resize. */
@@ -738,12 +807,19 @@ public final class Database {
      */
     public long usedMemory() {
         return payloadBytes + dict.memoryBytes() + expires.memoryBytes() + expiryStrategy.memoryBytes()
-                + dict.aheadBytes() + expires.aheadBytes() + volatileHashes.memoryBytes();
+                + dict.aheadBytes() + expires.aheadBytes() + volatileHashes.memoryBytes() + slotIndexBytes();
     }
 
-    /** The main dict's share of {@link #usedMemory()}: its slot arrays (MEMORY STATS {@code overhead.hashtable.main}). O(1). */
+    /**
+     * The main dict's share of {@link #usedMemory()}: its slot arrays and the slot index, if kept
+     * (MEMORY STATS {@code overhead.hashtable.main}). O(1).
+     */
     public long mainTableBytes() {
-        return dict.memoryBytes() + dict.aheadBytes();
+        return dict.memoryBytes() + dict.aheadBytes() + slotIndexBytes();
+    }
+
+    private long slotIndexBytes() {
+        return slotIndex == null ? 0 : slotIndex.memoryBytes();
     }
 
     /**
@@ -758,7 +834,7 @@ public final class Database {
     /** Bytes of both dicts' slot arrays (for tests recomputing {@link #usedMemory()}). */
     long slotArrayBytes() {
         return dict.memoryBytes() + expires.memoryBytes() + dict.aheadBytes() + expires.aheadBytes()
-                + volatileHashes.memoryBytes();
+                + volatileHashes.memoryBytes() + slotIndexBytes();
     }
 
     // ---------------------------------------------------------------- expiry engine access

@@ -9,7 +9,7 @@ import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
 import dev.ebb.server.cluster.ClusterNode;
 import dev.ebb.server.cluster.HashSlots;
-import java.util.ArrayList;
+import dev.ebb.storage.SlotIndex;
 import java.util.List;
 
 /**
@@ -22,10 +22,9 @@ import java.util.List;
  * {@code cluster-announce-port} when set, otherwise the address and port the asking client is
  * connected to, so a cluster client always learns an address it can reach.
  *
- * <p>Costs: COUNTKEYSINSLOT and GETKEYSINSLOT walk the whole keyspace of database 0 and hash every
- * key, O(N) in the number of keys (Redis keeps a per-slot index and answers in O(1) / O(count));
- * Ebb keeps no per-slot index so that ordinary writes pay nothing for cluster mode. They are admin
- * commands used while resharding, which a one-node cluster never does.
+ * <p>Costs: COUNTKEYSINSLOT and GETKEYSINSLOT read database 0's {@link SlotIndex}, which cluster
+ * mode keeps (see {@code Server}): O(1) and O(count), as in Redis. Like Redis they count and list
+ * keys that have expired but are still stored.
  */
 public final class ClusterCommands {
     private static final String ROLE_MASTER = "master";
@@ -45,11 +44,11 @@ public final class ClusterCommands {
                         .sub(spec("countkeysinslot", 3, STALE, 0, 0, 0, ClusterCommands::countkeysinslot)
                                 .doc(CommandGroup.CLUSTER, "3.0.0", "Returns the number of keys in a hash slot.",
                                         "slot")
-                                .complexity("O(N) where N is the number of keys (Ebb keeps no per-slot index)"))
+                                .complexity("O(1)"))
                         .sub(spec("getkeysinslot", 4, STALE, 0, 0, 0, ClusterCommands::getkeysinslot)
                                 .doc(CommandGroup.CLUSTER, "3.0.0", "Returns the key names in a hash slot.",
                                         "slot count")
-                                .complexity("O(N) where N is the number of keys (Ebb keeps no per-slot index)"))
+                                .complexity("O(N) where N is the number of requested keys"))
                         .sub(spec("info", 2, STALE, 0, 0, 0, ClusterCommands::info)
                                 .doc(CommandGroup.CLUSTER, "3.0.0", "Returns information about the state of a node.",
                                         "")
@@ -124,13 +123,7 @@ public final class ClusterCommands {
             c.reply().error(Errors.INVALID_SLOT);
             return;
         }
-        long[] count = new long[1];
-        c.server().db(0).forEachKey((key, value) -> {
-            if (HashSlots.slot(key) == slot) {
-                count[0]++;
-            }
-        });
-        c.reply().integer(count[0]);
+        c.reply().integer(c.server().db(0).slotIndex().count((int) slot));
     }
 
     static void getkeysinslot(Client c, byte[][] argv) {
@@ -149,14 +142,9 @@ public final class ClusterCommands {
             c.reply().error(Errors.INVALID_SLOT_OR_NUMBER_OF_KEYS);
             return;
         }
-        List<byte[]> keys = new ArrayList<>();
-        c.server().db(0).forEachKey((key, value) -> {
-            if (keys.size() < max && HashSlots.slot(key) == slot) {
-                keys.add(key);
-            }
-        });
+        byte[][] keys = c.server().db(0).slotIndex().keys((int) slot, (int) Math.min(max, Integer.MAX_VALUE));
         RespWriter w = c.reply();
-        w.arrayHeader(keys.size());
+        w.arrayHeader(keys.length);
         for (byte[] key : keys) {
             w.bulk(key);
         }

@@ -1,6 +1,7 @@
 package dev.ebb.server.persistence;
 
 import dev.ebb.server.Server;
+import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.config.SavePoint;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.persistence.EntryWriter.AccessInfo;
@@ -478,6 +479,10 @@ public final class Persistence {
             fresh[i] = new Database(i, seeds.nextLong(), kind);
             // The file's IDLE / FREQ records become metas read the way the live databases read them.
             fresh[i].trackFrequency(server.db(i).tracksFrequency(), config.lfuLogFactor(), config.lfuDecayTime());
+            if (i == 0 && server.clusterEnabled()) {
+                // Swapped in with the keys: the live database's slot index must stay complete.
+                fresh[i].indexSlots(HashSlots::slot);
+            }
         }
         return fresh;
     }

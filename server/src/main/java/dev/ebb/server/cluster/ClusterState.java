@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
  *
  * <p><b>Epochs.</b> The current epoch is the highest epoch seen; each master carries a config epoch
  * and a slot belongs to the claimant with the highest config epoch. Two masters with the same
- * config epoch resolve the collision by the one with the larger id taking a new epoch.
+ * config epoch resolve the collision by the one with the smaller id taking a new epoch.
  *
  * <p><b>State.</b> The cluster is ok when (with cluster-require-full-coverage) every slot has an
  * owner that is not FAIL and a majority of the masters that own slots is reachable. Unlike Redis, a
@@ -322,7 +322,7 @@ public final class ClusterState {
     }
 
     /**
-     * Two masters announced the same config epoch: the one with the lexicographically larger id
+     * Two masters announced the same config epoch: the one with the lexicographically smaller id
      * takes a new epoch (currentEpoch + 1), so every master ends with a unique one.
      */
     void handleConfigEpochCollision(ClusterNode sender) {

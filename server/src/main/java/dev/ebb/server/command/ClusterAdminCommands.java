@@ -105,7 +105,7 @@ final class ClusterAdminCommands {
     static int slotOrReply(Client c, byte[] arg) {
         long slot;
         try {
-            slot = Long.parseLong(text(arg));
+            slot = Arguments.parseLong(arg);
         } catch (NumberFormatException e) {
             slot = -1;
         }
@@ -149,7 +149,7 @@ final class ClusterAdminCommands {
 
     private static long parsePort(byte[] arg) {
         try {
-            return Long.parseLong(text(arg));
+            return Arguments.parseLong(arg);
         } catch (NumberFormatException e) {
             return -1;
         }
@@ -324,7 +324,7 @@ final class ClusterAdminCommands {
     static void setConfigEpoch(Client c, byte[][] argv) {
         long epoch;
         try {
-            epoch = Long.parseLong(text(argv[2]));
+            epoch = Arguments.parseLong(argv[2]);
         } catch (NumberFormatException e) {
             c.reply().error(Errors.NOT_INTEGER);
             return;

@@ -1,5 +1,7 @@
 package dev.ebb.server.cli;
 
+import org.junit.jupiter.api.BeforeAll;
+import dev.ebb.server.cluster.OneNodeCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +14,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisCliClusterTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension().config("cluster-enabled", "yes");
+
+    @BeforeAll
+    static void ownEverySlot() {
+        OneNodeCluster.ownEverySlot(ebb);
+    }
 
     @Test
     void clusterModeClientShouldWorkWithHashTaggedKeysAndSeeCrossslot() {

@@ -1,5 +1,6 @@
 package dev.ebb.server.command;
 
+import dev.ebb.server.cluster.OneNodeCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -52,6 +53,7 @@ class ClusterClientsTest {
 
     @BeforeAll
     static void startLettuce() {
+        OneNodeCluster.ownEverySlot(ebb);
         resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1).build();
         lettuce = RedisClusterClient.create(resources, RedisURI.create(ebb.host(), ebb.port()));
     }

@@ -1,5 +1,7 @@
 package dev.ebb.server.command;
 
+import org.junit.jupiter.api.BeforeAll;
+import dev.ebb.server.cluster.OneNodeCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.ebb.server.embedded.EbbExtension;
@@ -14,6 +16,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class GeoStoreKeyTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension().config("cluster-enabled", "yes");
+
+    @BeforeAll
+    static void ownEverySlot() {
+        OneNodeCluster.ownEverySlot(ebb);
+    }
 
     private static final String CROSSSLOT = "-CROSSSLOT Keys in request don't hash to the same slot\r\n";
 

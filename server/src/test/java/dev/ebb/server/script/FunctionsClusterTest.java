@@ -1,5 +1,7 @@
 package dev.ebb.server.script;
 
+import org.junit.jupiter.api.BeforeAll;
+import dev.ebb.server.cluster.OneNodeCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -19,6 +21,11 @@ import redis.clients.jedis.exceptions.JedisDataException;
 class FunctionsClusterTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension().config("cluster-enabled", "yes");
+
+    @BeforeAll
+    static void ownEverySlot() {
+        OneNodeCluster.ownEverySlot(ebb);
+    }
 
     @BeforeEach
     void load() {

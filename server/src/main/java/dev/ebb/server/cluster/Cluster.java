@@ -68,7 +68,8 @@ public final class Cluster implements BusTransport, ClusterBus.Sink {
      */
     public void start(Executor loop, int boundClientPort, boolean clientPortPicked) throws InterruptedException {
         this.clientPort = boundClientPort;
-        this.bus = new ClusterBus(loop, this, clock);
+        // The bus stamps inbound links on its I/O thread, which must not touch the loop's clock.
+        this.bus = new ClusterBus(loop, this, System::currentTimeMillis);
         int wanted = config.clusterPort() != 0 ? config.clusterPort() : boundClientPort + 10000;
         try {
             busPort = bus.bind(config.bind(), wanted > 65535 ? 0 : wanted);

@@ -1,12 +1,12 @@
 package dev.ebb.server.command;
 
-import dev.ebb.server.cluster.OneNodeCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.cluster.HashSlots;
+import dev.ebb.server.cluster.OneNodeCluster;
 import dev.ebb.server.embedded.EbbExtension;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisCommandExecutionException;

@@ -1,11 +1,11 @@
 package dev.ebb.server.command;
 
-import org.junit.jupiter.api.BeforeAll;
-import dev.ebb.server.cluster.OneNodeCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.ebb.server.cluster.OneNodeCluster;
 import dev.ebb.server.embedded.EbbExtension;
 import java.io.IOException;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
 import dev.ebb.server.differential.ReferenceRedis;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -14,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,8 +32,8 @@ import redis.clients.jedis.exceptions.JedisMovedDataException;
 /**
  * Two Ebb primaries and one redis-server 7.2.4 primary in one cluster, built by
  * {@code redis-cli --cluster create}: the bus messages of each are accepted by the other, gossip
- * converges to the same CLUSTER NODES view everywhere, JedisCluster reads and writes keys of every
- * slot, and each kind of node redirects to the other with MOVED. Skipped when the reference
+ * converges to the same CLUSTER NODES view everywhere, JedisCluster and Lettuce's cluster client read
+ * and write keys of every slot, and each kind of node redirects to the other with MOVED. Skipped when the reference
  * redis-server or redis-cli cannot run.
  */
 class MixedClusterTest {
@@ -114,6 +120,26 @@ class MixedClusterTest {
         }
         for (int port : ports) {
             assertTrue(Long.parseLong(ClusterNodes.call(port, "DBSIZE")) > 500, "node " + port);
+        }
+    }
+
+    @Test
+    void lettuceClusterClientShouldSeeThreeMastersAndServeEverySlot() {
+        ClientResources resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1)
+                .build();
+        RedisClusterClient client = RedisClusterClient.create(resources, RedisURI.create("127.0.0.1", ports[2]));
+        try (StatefulRedisClusterConnection<String, String> conn = client.connect()) {
+            for (int i = 0; i < 1000; i++) {
+                conn.sync().set("lettuce:" + i, "v" + i);
+            }
+
+            for (int i = 0; i < 1000; i++) {
+                assertEquals("v" + i, conn.sync().get("lettuce:" + i));
+            }
+            assertEquals(3, conn.getPartitions().size());
+        } finally {
+            client.shutdown(0, 1, TimeUnit.SECONDS);
+            resources.shutdown(0, 1, TimeUnit.SECONDS);
         }
     }
 

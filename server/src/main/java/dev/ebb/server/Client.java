@@ -44,6 +44,8 @@ public final class Client {
     public static final int FLAG_TRACKING_CACHING = 1 << 13;
     /** The client tracking notifications are redirected to has gone (CLIENT LIST flag {@code R}). */
     public static final int FLAG_TRACKING_BROKEN_REDIR = 1 << 14;
+    /** ASKING was sent: the next command may use a slot this node is importing (Redis's CLIENT_ASKING). */
+    public static final int FLAG_ASKING = 1 << 15;
     /** Every tracking flag: CLIENT TRACKING OFF and disconnection clear them all. */
     public static final int TRACKING_FLAGS = FLAG_TRACKING | FLAG_TRACKING_BCAST | FLAG_TRACKING_OPTIN
             | FLAG_TRACKING_OPTOUT | FLAG_TRACKING_NOLOOP | FLAG_TRACKING_CACHING | FLAG_TRACKING_BROKEN_REDIR;

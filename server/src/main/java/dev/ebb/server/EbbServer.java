@@ -59,6 +59,7 @@ public final class EbbServer implements AutoCloseable {
     private final ServerTls tls;
     private volatile boolean closing;
     private volatile int exitCode;
+    private volatile java.util.concurrent.ScheduledFuture<?> clusterCron;
 
     private EbbServer(ServerConfig config, LongSupplier clock) throws InterruptedException {
         this.config = config;
@@ -110,6 +111,9 @@ public final class EbbServer implements AutoCloseable {
         // except beside a TLS port, where a plain port nobody asked for would be a hole.
         this.port = plainPort == 0 && tlsPort != 0 ? 0 : bind(plain, config.bind(), plainPort);
         loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
+        if (config.clusterEnabled()) {
+            startCluster(server, plainPort == 0);
+        }
         // As Redis: the RDB file loads once the listeners are up (clients meanwhile get -LOADING), unless
         // appendonly is on: then the append-only file, loaded above, is the data set and dump.rdb is not read.
         if (!config.appendonly()) {
@@ -119,6 +123,20 @@ public final class EbbServer implements AutoCloseable {
             }));
         }
         loop.run(loop.cron()::start);
+    }
+
+    /** Binds the cluster bus and starts its cron on the loop; a bus that cannot bind stops the start. */
+    private void startCluster(Server server, boolean portPicked) {
+        try {
+            int clientPort = port != 0 ? port : tlsPort;
+            clusterCron = loop.executor().submit(() -> ClusterWiring.start(server, loop, clientPort, portPicked))
+                    .get();
+        } catch (Exception e) {
+            closeNow();
+            Throwable cause = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
+            LOG.error("{}", cause.getMessage());
+            throw new IllegalStateException(cause.getMessage(), cause);
+        }
     }
 
     private ServerBootstrap bootstrap(ServerConfig config, boolean epoll, Server server, RespLimits limits,
@@ -336,6 +354,12 @@ public final class EbbServer implements AutoCloseable {
             ch.close().awaitUninterruptibly();
         }
         loop.cron().stop();
+        if (clusterCron != null) {
+            clusterCron.cancel(false);
+        }
+        if (config.clusterEnabled()) {
+            loop.server().cluster().shutdown();
+        }
         stopAof();
         ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         if (separateLoop != null) {

@@ -44,6 +44,17 @@ public final class ScriptDispatch {
     }
 
     /**
+     * The cluster's answer for a script's command whose keys are all in {@code slot}: null if this
+     * node serves it, otherwise the redirection or CLUSTERDOWN error a client would get (the
+     * script's caller's ASKING counts, as in Redis).
+     */
+    public static String clusterRoute(Server server, CommandSpec spec, byte[][] argv, int slot) {
+        Client caller = server.caller();
+        Client asker = caller != null ? caller : server.currentClient();
+        return ClusterRouting.route(server, asker, spec, argv, slot, false);
+    }
+
+    /**
      * Runs {@code spec} for the script client {@code c}, as {@link Server#call} does after its
      * checks (the caller has looked up the spec and checked arity and script rules), counts it in
      * INFO commandstats (its errors are its own, not the script's), and feeds it to MONITOR as Redis

@@ -2,7 +2,7 @@ package dev.ebb.server;
 
 import dev.ebb.server.acl.Acl;
 import dev.ebb.server.acl.AclLog;
-import dev.ebb.server.cluster.ClusterNode;
+import dev.ebb.server.cluster.Cluster;
 import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
@@ -86,7 +86,7 @@ public final class Server {
     private final dev.ebb.server.replication.ReplicationState replication;
     private final dev.ebb.server.replication.ReplicationPrimary replicationPrimary;
     private final dev.ebb.server.persistence.AppendOnlyFile aof;
-    private final ClusterNode cluster;
+    private final Cluster cluster;
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
     private final Persistence persistence;
     /** The loop that runs the commands and writes the replies; set once by its constructor. */
@@ -170,7 +170,7 @@ public final class Server {
         this.runId = runId(seeds);
         this.replication = new dev.ebb.server.replication.ReplicationState(new SplittableRandom());
         this.replicationPrimary = new dev.ebb.server.replication.ReplicationPrimary(this);
-        this.cluster = config.clusterEnabled() ? new ClusterNode(seeds) : null;
+        this.cluster = config.clusterEnabled() ? ClusterWiring.create(this, seeds) : null;
         this.aof = new dev.ebb.server.persistence.AppendOnlyFile(this);
     }
 
@@ -266,11 +266,21 @@ public final class Server {
      * an error rather than taking the loop down.
      */
     void call(Client c, byte[][] argv) {
+        boolean asking = c.hasFlag(Client.FLAG_ASKING);
         dispatch(c, argv);
+        if (asking && !c.inMulti() && !isCommand(argv, "asking")) {
+            // ASKING holds for the next command only (or the whole transaction it opens), as Redis's resetClient.
+            c.setFlag(Client.FLAG_ASKING, false);
+        }
         if (c.hasFlag(Client.FLAG_TRACKING_CACHING) && !c.inMulti() && !isClientCommand(argv)) {
             // CLIENT CACHING applies to the next command, or to the next transaction.
             c.setFlag(Client.FLAG_TRACKING_CACHING, false);
         }
+    }
+
+    private static boolean isCommand(byte[][] argv, String name) {
+        return argv.length > 0 && argv[0].length == name.length()
+                && new String(argv[0], java.nio.charset.StandardCharsets.ISO_8859_1).equalsIgnoreCase(name);
     }
 
     private static boolean isClientCommand(byte[][] argv) {
@@ -351,7 +361,7 @@ public final class Server {
             reject(c, spec, Errors.LOADING);
             return;
         }
-        if (cluster != null && CrossSlotCheck.rejected(this, c, spec, argv)) {
+        if (cluster != null && ClusterRouting.rejected(this, c, spec, argv)) {
             return;
         }
         if (tracking.clients() > 0) {
@@ -665,13 +675,13 @@ public final class Server {
         return watches;
     }
 
-    /** Whether Ebb runs as a one-node cluster ({@code cluster-enabled yes}). */
+    /** Whether Ebb runs as a cluster node ({@code cluster-enabled yes}). */
     public boolean clusterEnabled() {
         return cluster != null;
     }
 
-    /** This server's cluster node; only valid when {@link #clusterEnabled()}. */
-    public ClusterNode clusterNode() {
+    /** This server's cluster node, state and bus; only valid when {@link #clusterEnabled()}. */
+    public Cluster cluster() {
         if (cluster == null) {
             throw new IllegalStateException("cluster mode is not enabled");
         }

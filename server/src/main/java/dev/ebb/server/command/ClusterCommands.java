@@ -7,15 +7,21 @@ import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
+import dev.ebb.server.cluster.BusLink;
+import dev.ebb.server.cluster.BusMessage;
 import dev.ebb.server.cluster.ClusterNode;
+import dev.ebb.server.cluster.ClusterState;
 import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.storage.SlotIndex;
+import dev.ebb.server.cluster.NodesConf;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Cluster commands: CLUSTER KEYSLOT, COUNTKEYSINSLOT, GETKEYSINSLOT, INFO, MYID, SLOTS, SHARDS,
- * NODES, HELP, and READONLY, READWRITE, ASKING. With {@code cluster-enabled yes} Ebb is a one-node
- * cluster (see {@link ClusterNode}); without it every one of these answers Redis's
+ * Cluster commands that read the cluster: CLUSTER KEYSLOT, COUNTKEYSINSLOT, GETKEYSINSLOT, INFO,
+ * MYID, MYSHARDID, SLOTS, SHARDS, NODES, LINKS, HELP, and READONLY, READWRITE, ASKING; the ones that
+ * change it are {@link ClusterAdminCommands}. With {@code cluster-enabled yes} Ebb is a Redis
+ * Cluster node (see {@link dev.ebb.server.cluster.Cluster}); without it every one of these answers Redis's
  * {@code ERR This instance has cluster support disabled}, KEYSLOT included, as Redis does.
  *
  * <p>The node's address in SLOTS, SHARDS and NODES is {@code cluster-announce-ip} /
@@ -68,6 +74,14 @@ public final class ClusterCommands {
                                 .doc(CommandGroup.CLUSTER, "3.0.0", "Returns the cluster configuration for a node.",
                                         "")
                                 .complexity("O(N) where N is the total number of Cluster nodes"))
+                        .sub(spec("myshardid", 2, STALE, 0, 0, 0, ClusterCommands::myshardid)
+                                .doc(CommandGroup.CLUSTER, "7.2.0", "Returns the shard ID of a node.", "")
+                                .complexity("O(1)"))
+                        .sub(spec("links", 2, STALE, 0, 0, 0, ClusterCommands::links)
+                                .doc(CommandGroup.CLUSTER, "7.0.0",
+                                        "Returns a list of all TCP links to and from peer nodes.", "")
+                                .complexity("O(N) where N is the total number of Cluster nodes"))
+                        .subs(ClusterAdminCommands.subcommands())
                         .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, ClusterCommands::help)
                                 .doc(CommandGroup.CLUSTER, "5.0.0",
                                         "Returns helpful text about the different subcommands.", "")
@@ -80,14 +94,14 @@ public final class ClusterCommands {
                         .doc(CommandGroup.CLUSTER, "3.0.0",
                                 "Enables read-write queries for a connection to a Redis Cluster replica node.", "")
                         .complexity("O(1)"),
-                spec("asking", 1, FAST, 0, 0, 0, ClusterCommands::okInClusterMode)
+                spec("asking", 1, FAST, 0, 0, 0, ClusterCommands::asking)
                         .doc(CommandGroup.CLUSTER, "3.0.0",
                                 "Signals that a cluster client is following an -ASK redirect.", "")
                         .complexity("O(1)"));
     }
 
     /** Replies the "cluster support disabled" error unless cluster mode is on. */
-    private static boolean clusterOrReply(Client c) {
+    static boolean clusterOrReply(Client c) {
         if (c.server().clusterEnabled()) {
             return true;
         }
@@ -96,11 +110,19 @@ public final class ClusterCommands {
     }
 
     /**
-     * READONLY, READWRITE, ASKING: OK in cluster mode. The only node is a master that owns every
-     * slot, so there are no replica reads to allow and no ASK redirects to follow.
+     * READONLY, READWRITE: OK in cluster mode. Every node is a primary until replication comes, so
+     * there are no replica reads to allow, as Redis on a primary.
      */
     static void okInClusterMode(Client c, byte[][] argv) {
         if (clusterOrReply(c)) {
+            c.reply().ok();
+        }
+    }
+
+    /** ASKING: the next command may touch a slot this node is importing. */
+    static void asking(Client c, byte[][] argv) {
+        if (clusterOrReply(c)) {
+            c.setFlag(Client.FLAG_ASKING, true);
             c.reply().ok();
         }
     }
@@ -154,110 +176,246 @@ public final class ClusterCommands {
         if (!clusterOrReply(c)) {
             return;
         }
-        c.reply().verbatim("cluster_state:ok\r\n"
-                + "cluster_slots_assigned:16384\r\n"
-                + "cluster_slots_ok:16384\r\n"
-                + "cluster_slots_pfail:0\r\n"
-                + "cluster_slots_fail:0\r\n"
-                + "cluster_known_nodes:1\r\n"
-                + "cluster_size:1\r\n"
-                + "cluster_current_epoch:0\r\n"
-                + "cluster_my_epoch:0\r\n"
-                + "cluster_stats_messages_sent:0\r\n"
-                + "cluster_stats_messages_received:0\r\n"
-                + "total_cluster_links_buffer_limit_exceeded:0\r\n");
+        ClusterState cs = c.server().cluster().state();
+        int[] counts = cs.slotCounts();
+        StringBuilder sb = new StringBuilder(512);
+        sb.append("cluster_state:").append(cs.state() == ClusterState.OK ? "ok" : "fail").append("\r\n")
+                .append("cluster_slots_assigned:").append(counts[0]).append("\r\n")
+                .append("cluster_slots_ok:").append(counts[1]).append("\r\n")
+                .append("cluster_slots_pfail:").append(counts[2]).append("\r\n")
+                .append("cluster_slots_fail:").append(counts[3]).append("\r\n")
+                .append("cluster_known_nodes:").append(cs.nodes().size()).append("\r\n")
+                .append("cluster_size:").append(cs.size()).append("\r\n")
+                .append("cluster_current_epoch:").append(cs.currentEpoch()).append("\r\n")
+                .append("cluster_my_epoch:").append(cs.myself().configEpoch()).append("\r\n");
+        long sent = 0;
+        for (int t = 0; t < BusMessage.TYPE_COUNT; t++) {
+            if (cs.sent(t) != 0) {
+                sb.append("cluster_stats_messages_").append(BusMessage.typeName(t)).append("_sent:")
+                        .append(cs.sent(t)).append("\r\n");
+                sent += cs.sent(t);
+            }
+        }
+        sb.append("cluster_stats_messages_sent:").append(sent).append("\r\n");
+        long received = 0;
+        for (int t = 0; t < BusMessage.TYPE_COUNT; t++) {
+            if (cs.received(t) != 0) {
+                sb.append("cluster_stats_messages_").append(BusMessage.typeName(t)).append("_received:")
+                        .append(cs.received(t)).append("\r\n");
+                received += cs.received(t);
+            }
+        }
+        sb.append("cluster_stats_messages_received:").append(received).append("\r\n")
+                .append("total_cluster_links_buffer_limit_exceeded:0\r\n");
+        c.reply().verbatim(sb.toString());
     }
 
     static void myid(Client c, byte[][] argv) {
         if (clusterOrReply(c)) {
-            c.reply().bulk(c.server().clusterNode().id());
+            c.reply().bulk(c.server().cluster().state().myself().name());
         }
     }
 
-    /** CLUSTER SLOTS: one range, 0-16383, served by this node: [start, end, [ip, port, id, {}]]. */
+    static void myshardid(Client c, byte[][] argv) {
+        if (clusterOrReply(c)) {
+            c.reply().bulk(c.server().cluster().state().myself().shardId());
+        }
+    }
+
+    /** A node's ip as shown to {@code c}: myself's, before it is learnt, is the address {@code c} reached. */
+    private static String ip(Client c, ClusterNode n) {
+        return n.isMyself() && n.ip().isEmpty() ? announcedIp(c) : n.ip();
+    }
+
+    /** CLUSTER SLOTS: one entry per run of slots with the same owner, in slot order: [start, end, [ip, port, id, {…}]]. */
     static void slots(Client c, byte[][] argv) {
         if (!clusterOrReply(c)) {
             return;
         }
+        ClusterState cs = c.server().cluster().state();
+        List<int[]> runs = new ArrayList<>();
+        int start = -1;
+        for (int s = 0; s <= HashSlots.SLOTS; s++) {
+            ClusterNode n = s < HashSlots.SLOTS ? cs.slotOwner(s) : null;
+            if (start >= 0 && (s == HashSlots.SLOTS || n != cs.slotOwner(start))) {
+                runs.add(new int[] {start, s - 1});
+                start = -1;
+            }
+            if (start < 0 && n != null) {
+                start = s;
+            }
+        }
         RespWriter w = c.reply();
-        w.arrayHeader(1);
-        w.arrayHeader(3);
-        w.integer(0);
-        w.integer(HashSlots.SLOTS - 1);
-        w.arrayHeader(4);
-        w.bulk(announcedIp(c));
-        w.integer(announcedPort(c));
-        w.bulk(c.server().clusterNode().id());
-        w.mapHeader(0);
+        w.arrayHeader(runs.size());
+        for (int[] r : runs) {
+            ClusterNode n = cs.slotOwner(r[0]);
+            w.arrayHeader(3);
+            w.integer(r[0]);
+            w.integer(r[1]);
+            w.arrayHeader(4);
+            w.bulk(ip(c, n));
+            w.integer(n.port());
+            w.bulk(n.name());
+            if (n.hostname().isEmpty()) {
+                w.mapHeader(0);
+            } else {
+                w.mapHeader(1);
+                w.bulk("hostname");
+                w.bulk(n.hostname());
+            }
+        }
     }
 
-    /** CLUSTER SHARDS: one shard owning 0-16383 whose only node is this master. */
+    /** CLUSTER SHARDS: one shard per master (replicas come with replication): its slot ranges and its node. */
     static void shards(Client c, byte[][] argv) {
         if (!clusterOrReply(c)) {
             return;
         }
-        String ip = announcedIp(c);
+        ClusterState cs = c.server().cluster().state();
+        List<ClusterNode> masters = new ArrayList<>();
+        for (ClusterNode n : cs.nodes()) {
+            if (n.isMaster() && !n.has(ClusterNode.HANDSHAKE)) {
+                masters.add(n);
+            }
+        }
         RespWriter w = c.reply();
-        w.arrayHeader(1);
-        w.mapHeader(2);
-        w.bulk("slots");
-        w.arrayHeader(2);
-        w.integer(0);
-        w.integer(HashSlots.SLOTS - 1);
-        w.bulk("nodes");
-        w.arrayHeader(1);
-        w.mapHeader(7);
-        w.bulk("id");
-        w.bulk(c.server().clusterNode().id());
-        w.bulk("port");
-        w.integer(announcedPort(c));
-        w.bulk("ip");
-        w.bulk(ip);
-        w.bulk("endpoint");
-        w.bulk(ip);
-        w.bulk("role");
-        w.bulk(ROLE_MASTER);
-        w.bulk("replication-offset");
-        w.integer(0);
-        w.bulk("health");
-        w.bulk("online");
+        w.arrayHeader(masters.size());
+        for (ClusterNode n : masters) {
+            w.mapHeader(2);
+            w.bulk("slots");
+            List<int[]> ranges = ClusterState.ranges(n);
+            w.arrayHeader(ranges.size() * 2);
+            for (int[] r : ranges) {
+                w.integer(r[0]);
+                w.integer(r[1]);
+            }
+            w.bulk("nodes");
+            w.arrayHeader(1);
+            String ip = ip(c, n);
+            boolean hostname = !n.hostname().isEmpty();
+            w.mapHeader(hostname ? 8 : 7);
+            w.bulk("id");
+            w.bulk(n.name());
+            w.bulk("port");
+            w.integer(n.port());
+            w.bulk("ip");
+            w.bulk(ip);
+            w.bulk("endpoint");
+            w.bulk(ip);
+            if (hostname) {
+                w.bulk("hostname");
+                w.bulk(n.hostname());
+            }
+            w.bulk("role");
+            w.bulk(ROLE_MASTER);
+            w.bulk("replication-offset");
+            w.integer(0);
+            w.bulk("health");
+            w.bulk(n.has(ClusterNode.FAIL | ClusterNode.PFAIL) ? "fail" : "online");
+        }
     }
 
-    /** CLUSTER NODES: {@code <id> <ip:port@cport> myself,master - 0 0 0 connected 0-16383}. */
+    /** CLUSTER NODES: one line per node, nodes.conf's without the aux fields. */
     static void nodes(Client c, byte[][] argv) {
         if (!clusterOrReply(c)) {
             return;
         }
-        int port = announcedPort(c);
-        c.reply().verbatim(c.server().clusterNode().id() + " " + announcedIp(c) + ":" + port + "@"
-                + ClusterNode.busPort(port) + " myself," + ROLE_MASTER + " - 0 0 0 connected 0-"
-                + (HashSlots.SLOTS - 1) + "\n");
+        ClusterState cs = c.server().cluster().state();
+        StringBuilder sb = new StringBuilder();
+        for (ClusterNode n : cs.nodes()) {
+            sb.append(NodesConf.describe(cs, n, false, ip(c, n))).append('\n');
+        }
+        c.reply().verbatim(sb.toString());
     }
 
-    /** CLUSTER HELP: Redis's help lines for the subcommands Ebb implements (no slot or node management). */
+    /** CLUSTER LINKS: each bus link of every other node, outbound ("to") then inbound ("from"). */
+    static void links(Client c, byte[][] argv) {
+        if (!clusterOrReply(c)) {
+            return;
+        }
+        List<BusLink> links = new ArrayList<>();
+        for (ClusterNode n : c.server().cluster().state().nodes()) {
+            if (n.isMyself()) {
+                continue;
+            }
+            for (BusLink l : c.server().cluster().state().links(n)) {
+                links.add(l);
+            }
+        }
+        RespWriter w = c.reply();
+        w.arrayHeader(links.size());
+        for (BusLink l : links) {
+            w.mapHeader(6);
+            w.bulk("direction");
+            w.bulk(l.inbound() ? "from" : "to");
+            w.bulk("node");
+            w.bulk(l.node().name());
+            w.bulk("create-time");
+            w.integer(l.ctime());
+            w.bulk("events");
+            w.bulk(l.inbound() ? "r" : "rw");
+            w.bulk("send-buffer-allocated");
+            w.integer(l.sendBufferPeak);
+            w.bulk("send-buffer-used");
+            w.integer(l.sendBufferBytes);
+        }
+    }
+
+    /** CLUSTER HELP: Redis's help lines for the subcommands Ebb implements. */
     static void help(Client c, byte[][] argv) {
         if (!clusterOrReply(c)) {
             return;
         }
         CommandDocs.replyHelp(c, "CLUSTER",
+                "ADDSLOTS <slot> [<slot> ...]",
+                "    Assign slots to current node.",
+                "ADDSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]",
+                "    Assign slots which are between <start-slot> and <end-slot> to current node.",
+                "BUMPEPOCH",
+                "    Advance the cluster config epoch.",
+                "COUNT-FAILURE-REPORTS <node-id>",
+                "    Return number of failure reports for <node-id>.",
                 "COUNTKEYSINSLOT <slot>",
                 "    Return the number of keys in <slot>.",
+                "DELSLOTS <slot> [<slot> ...]",
+                "    Delete slots information from current node.",
+                "DELSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]",
+                "    Delete slots information which are between <start-slot> and <end-slot> from current node.",
+                "FORGET <node-id>",
+                "    Remove a node from the cluster.",
                 "GETKEYSINSLOT <slot> <count>",
                 "    Return key names stored by current node in a slot.",
+                "FLUSHSLOTS",
+                "    Delete current node own slots information.",
                 "INFO",
                 "    Return information about the cluster.",
                 "KEYSLOT <key>",
                 "    Return the hash slot for <key>.",
+                "MEET <ip> <port> [<bus-port>]",
+                "    Connect nodes into a working cluster.",
                 "MYID",
                 "    Return the node id.",
+                "MYSHARDID",
+                "    Return the node's shard id.",
                 "NODES",
                 "    Return cluster configuration seen by node. Output format:",
-                "    <id> <ip:port> <flags> <master> <pings> <pongs> <epoch> <link> <slot> ...",
+                "    <id> <ip:port@bus-port[,hostname]> <flags> <master> <pings> <pongs> <epoch> <link> <slot> ...",
+                "RESET [HARD|SOFT]",
+                "    Reset current node (default: soft).",
+                "SET-CONFIG-EPOCH <epoch>",
+                "    Set config epoch of current node.",
+                "SETSLOT <slot> (IMPORTING <node-id>|MIGRATING <node-id>|STABLE|NODE <node-id>)",
+                "    Set slot state.",
+                "SAVECONFIG",
+                "    Force saving cluster configuration on disk.",
                 "SLOTS",
                 "    Return information about slots range mappings. Each range is made of:",
                 "    start, end, master and replicas IP addresses, ports and ids",
                 "SHARDS",
-                "    Return information about slot range mappings and the nodes associated with them.");
+                "    Return information about slot range mappings and the nodes associated with them.",
+                "LINKS",
+                "    Return information about all network links between this node and its peers.",
+                "    Output format is an array where each array element is a map containing attributes of a link");
     }
 
     /** {@code cluster-announce-ip}, or the local address of the client's connection. */

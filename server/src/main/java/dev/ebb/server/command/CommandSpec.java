@@ -291,6 +291,12 @@ public final class CommandSpec {
             return this;
         }
 
+        /** Adds several subcommands, in order (a family split over two classes). */
+        public Builder subs(java.util.List<Builder> more) {
+            subcommands.addAll(more);
+            return this;
+        }
+
         String name() {
             return name;
         }

@@ -41,6 +41,12 @@ final class DumpCommands {
                                 + " number of Redis objects composing the value and M their average size. For small"
                                 + " string values the time complexity is thus O(1)+O(1*M) where M is small, so"
                                 + " simply O(1)."),
+                spec("restore-asking", -4, WRITE | DENYOOM, 1, 1, 1, DumpCommands::restore)
+                        .doc(CommandGroup.SERVER, "3.0.0", "An internal command for migrating keys in a cluster.",
+                                "key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]")
+                        .complexity("O(1) to create the new key and additional O(N*M) to reconstruct the serialized"
+                                + " value, where N is the number of Redis objects composing the value and M their"
+                                + " average size."),
                 spec("restore", -4, WRITE | DENYOOM, 1, 1, 1, DumpCommands::restore)
                         .doc(CommandGroup.GENERIC, "2.6.0",
                                 "Creates a key from the serialized representation of a value.",

@@ -146,6 +146,20 @@ public final class Errors {
     /** Prefix of a refused EXEC's error; the refusal's text follows without its "ERR ". */
     public static final String EXECABORT_BECAUSE = "EXECABORT Transaction discarded because of: ";
     public static final String CROSSSLOT = "CROSSSLOT Keys in request don't hash to the same slot";
+    public static final String CLUSTER_DOWN = "CLUSTERDOWN The cluster is down";
+    public static final String CLUSTER_DOWN_READONLY = "CLUSTERDOWN The cluster is down and only accepts read commands";
+    public static final String CLUSTER_DOWN_UNBOUND = "CLUSTERDOWN Hash slot not served";
+    public static final String TRYAGAIN = "TRYAGAIN Multiple keys request during rehashing of slot";
+    public static final String INVALID_OR_OUT_OF_RANGE_SLOT = "ERR Invalid or out of range slot";
+    public static final String CLUSTER_CANT_FORGET_MYSELF = "ERR I tried hard but I can't forget myself...";
+    public static final String CLUSTER_FLUSHSLOTS_NOT_EMPTY = "ERR DB must be empty to perform CLUSTER FLUSHSLOTS.";
+    public static final String CLUSTER_RESET_WITH_KEYS =
+            "ERR CLUSTER RESET can't be called with master nodes containing keys";
+    public static final String CLUSTER_CONFIG_EPOCH_OTHERS =
+            "ERR The user can assign a config epoch only when the node does not know any other node.";
+    public static final String CLUSTER_CONFIG_EPOCH_NONZERO = "ERR Node config epoch is already non-zero";
+    public static final String CLUSTER_SETSLOT_SYNTAX =
+            "ERR Invalid CLUSTER SETSLOT action or number of arguments. Try CLUSTER HELP";
     public static final String CLUSTER_DISABLED = "ERR This instance has cluster support disabled";
     public static final String SELECT_IN_CLUSTER = "ERR SELECT is not allowed in cluster mode";
     public static final String SWAPDB_IN_CLUSTER = "ERR SWAPDB is not allowed in cluster mode";

@@ -153,11 +153,18 @@ public final class PubSubCommands {
         }
     }
 
+    /** PUBLISH; in cluster mode also sent to every other node over the bus (receivers counted here only). */
     static void publish(Client c, byte[][] argv) {
+        if (c.server().clusterEnabled()) {
+            c.server().cluster().gossip().publish(argv[1], argv[2], false);
+        }
         c.reply().integer(c.server().pubsub().publish(argv[1], argv[2]));
     }
 
     static void spublish(Client c, byte[][] argv) {
+        if (c.server().clusterEnabled()) {
+            c.server().cluster().gossip().publish(argv[1], argv[2], true);
+        }
         c.reply().integer(c.server().pubsub().spublish(argv[1], argv[2]));
     }
 

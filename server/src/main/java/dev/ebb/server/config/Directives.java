@@ -192,19 +192,34 @@ final class Directives {
             Int.range(0, LONG_MAX), 5000L, Mutability.MUTABLE).alias("lua-time-limit"));
 
     // CLUSTER
-    /** Ebb: "yes" runs a one-node cluster owning every slot (no cluster bus, no other nodes). */
     static final Directive<Boolean> CLUSTER_ENABLED = add("cluster-enabled", Bool.yesNo(), false,
             Mutability.IMMUTABLE);
-    /** Ebb: accepted and shown by CONFIG GET, never written: a one-node cluster has no state to persist. */
     static final Directive<String> CLUSTER_CONFIG_FILE = add("cluster-config-file", Text.any(), "nodes.conf",
             Mutability.IMMUTABLE);
-    /** Ebb: accepted; with no other node nothing ever times out. */
+    static final Directive<Long> CLUSTER_PORT = add("cluster-port", Int.range(0, 65535), 0L, Mutability.IMMUTABLE);
     static final Directive<Long> CLUSTER_NODE_TIMEOUT = add("cluster-node-timeout", Int.range(0, LONG_MAX), 15000L,
             Mutability.MUTABLE);
+    static final Directive<Boolean> CLUSTER_REQUIRE_FULL_COVERAGE = add("cluster-require-full-coverage",
+            Bool.yesNo(), true, Mutability.MUTABLE);
+    static final Directive<Boolean> CLUSTER_ALLOW_READS_WHEN_DOWN = add("cluster-allow-reads-when-down",
+            Bool.yesNo(), false, Mutability.MUTABLE);
+    static final Directive<Boolean> CLUSTER_ALLOW_PUBSUBSHARD_WHEN_DOWN = add("cluster-allow-pubsubshard-when-down",
+            Bool.yesNo(), true, Mutability.MUTABLE);
+    /** Ebb: accepted; links are not yet freed past it (Netty buffers what the socket cannot take). */
+    static final Directive<Long> CLUSTER_LINK_SENDBUF_LIMIT = add("cluster-link-sendbuf-limit",
+            Int.range(0, LONG_MAX), 0L, Mutability.MUTABLE);
     static final Directive<String> CLUSTER_ANNOUNCE_IP = add("cluster-announce-ip", Text.any(), "",
             Mutability.MUTABLE);
     static final Directive<Long> CLUSTER_ANNOUNCE_PORT = add("cluster-announce-port", Int.range(0, 65535), 0L,
             Mutability.MUTABLE);
+    static final Directive<Long> CLUSTER_ANNOUNCE_BUS_PORT = add("cluster-announce-bus-port", Int.range(0, 65535),
+            0L, Mutability.MUTABLE);
+    static final Directive<Long> CLUSTER_ANNOUNCE_TLS_PORT = add("cluster-announce-tls-port", Int.range(0, 65535),
+            0L, Mutability.MUTABLE);
+    static final Directive<String> CLUSTER_ANNOUNCE_HOSTNAME = add("cluster-announce-hostname", Text.any(), "",
+            Mutability.MUTABLE);
+    static final Directive<String> CLUSTER_ANNOUNCE_HUMAN_NODENAME = add("cluster-announce-human-nodename",
+            Text.any(), "", Mutability.MUTABLE);
 
     // SLOW LOG
     static final Directive<Long> SLOWLOG_LOG_SLOWER_THAN = add("slowlog-log-slower-than", Int.range(-1, LONG_MAX),

@@ -419,9 +419,36 @@ public final class ServerConfig {
         return value(Directives.BUSY_REPLY_THRESHOLD);
     }
 
-    /** {@code cluster-enabled}: run as a one-node cluster that owns all 16384 slots. */
+    /** {@code cluster-enabled}: run as a Redis Cluster node. */
     public boolean clusterEnabled() {
         return value(Directives.CLUSTER_ENABLED);
+    }
+
+    /** {@code cluster-config-file}: nodes.conf, in {@code dir} unless absolute. */
+    public String clusterConfigFile() {
+        return value(Directives.CLUSTER_CONFIG_FILE);
+    }
+
+    /** {@code cluster-port}: the bus port; 0 for port + 10000. */
+    public int clusterPort() {
+        return value(Directives.CLUSTER_PORT).intValue();
+    }
+
+    /** {@code cluster-node-timeout}: ms without an answer before a node is flagged PFAIL. */
+    public long clusterNodeTimeout() {
+        return value(Directives.CLUSTER_NODE_TIMEOUT);
+    }
+
+    public boolean clusterRequireFullCoverage() {
+        return value(Directives.CLUSTER_REQUIRE_FULL_COVERAGE);
+    }
+
+    public boolean clusterAllowReadsWhenDown() {
+        return value(Directives.CLUSTER_ALLOW_READS_WHEN_DOWN);
+    }
+
+    public boolean clusterAllowPubsubshardWhenDown() {
+        return value(Directives.CLUSTER_ALLOW_PUBSUBSHARD_WHEN_DOWN);
     }
 
     /** {@code cluster-announce-ip}: the address the node announces; "" for the one each client connected to. */
@@ -432,6 +459,23 @@ public final class ServerConfig {
     /** {@code cluster-announce-port}: the port the node announces; 0 for the one each client connected to. */
     public int clusterAnnouncePort() {
         return value(Directives.CLUSTER_ANNOUNCE_PORT).intValue();
+    }
+
+    /** {@code cluster-announce-bus-port}: the bus port the node announces; 0 for the one bound. */
+    public int clusterAnnounceBusPort() {
+        return value(Directives.CLUSTER_ANNOUNCE_BUS_PORT).intValue();
+    }
+
+    public int clusterAnnounceTlsPort() {
+        return value(Directives.CLUSTER_ANNOUNCE_TLS_PORT).intValue();
+    }
+
+    public String clusterAnnounceHostname() {
+        return value(Directives.CLUSTER_ANNOUNCE_HOSTNAME);
+    }
+
+    public String clusterAnnounceHumanNodename() {
+        return value(Directives.CLUSTER_ANNOUNCE_HUMAN_NODENAME);
     }
 
     // ---------------------------------------------------------------- SLOW LOG, LATENCY, NOTIFICATIONS

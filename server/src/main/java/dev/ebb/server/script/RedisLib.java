@@ -293,16 +293,27 @@ final class RedisLib {
     }
 
     /**
-     * Redis's cluster rule for a script's command (scriptVerifyClusterState, on a node that owns
-     * every slot): its own keys in one slot, and, unless the script may cross slots, the slot of
-     * every key the script touched before. Null if the command may run.
+     * Redis's cluster rule for a script's command (scriptVerifyClusterState): its own keys in one
+     * slot that this node serves (no redirection, the cluster up), and, unless the script may cross
+     * slots, the slot of every key the script touched before. Null if the command may run.
      */
     private String clusterRefusal(CommandSpec spec, byte[][] argv) {
         int s = ScriptDispatch.keySlot(spec, argv);
         if (s == HashSlots.CROSS_SLOT) {
             return NON_LOCAL_KEY;
         }
-        if (s == HashSlots.NO_KEYS || allowCrossSlot) {
+        if (s == HashSlots.NO_KEYS) {
+            return null;
+        }
+        String route = ScriptDispatch.clusterRoute(server, spec, argv, s);
+        if (route != null) {
+            if (route.equals(Errors.CLUSTER_DOWN_READONLY)) {
+                return "ERR Script attempted to execute a write command while the cluster is down and readonly";
+            }
+            return route.equals(Errors.CLUSTER_DOWN) ? "ERR Script attempted to execute a command while the cluster is down"
+                    : NON_LOCAL_KEY;
+        }
+        if (allowCrossSlot) {
             return null;
         }
         if (slot == HashSlots.NO_KEYS) {

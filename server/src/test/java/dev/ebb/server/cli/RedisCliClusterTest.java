@@ -3,8 +3,10 @@ package dev.ebb.server.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ebb.server.cluster.OneNodeCluster;
 import dev.ebb.server.embedded.EbbExtension;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -12,6 +14,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisCliClusterTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension().config("cluster-enabled", "yes");
+
+    @BeforeAll
+    static void ownEverySlot() {
+        OneNodeCluster.ownEverySlot(ebb);
+    }
 
     @Test
     void clusterModeClientShouldWorkWithHashTaggedKeysAndSeeCrossslot() {

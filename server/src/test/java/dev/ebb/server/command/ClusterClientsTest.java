@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.cluster.HashSlots;
+import dev.ebb.server.cluster.OneNodeCluster;
 import dev.ebb.server.embedded.EbbExtension;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -52,6 +53,7 @@ class ClusterClientsTest {
 
     @BeforeAll
     static void startLettuce() {
+        OneNodeCluster.ownEverySlot(ebb);
         resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(1).build();
         lettuce = RedisClusterClient.create(resources, RedisURI.create(ebb.host(), ebb.port()));
     }

@@ -2,8 +2,10 @@ package dev.ebb.server.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.ebb.server.cluster.OneNodeCluster;
 import dev.ebb.server.embedded.EbbExtension;
 import java.io.IOException;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -14,6 +16,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class GeoStoreKeyTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension().config("cluster-enabled", "yes");
+
+    @BeforeAll
+    static void ownEverySlot() {
+        OneNodeCluster.ownEverySlot(ebb);
+    }
 
     private static final String CROSSSLOT = "-CROSSSLOT Keys in request don't hash to the same slot\r\n";
 

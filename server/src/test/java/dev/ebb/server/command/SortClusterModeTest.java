@@ -2,8 +2,10 @@ package dev.ebb.server.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.ebb.server.cluster.OneNodeCluster;
 import dev.ebb.server.embedded.EbbExtension;
 import java.io.IOException;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,6 +18,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SortClusterModeTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension().config("cluster-enabled", "yes");
+
+    @BeforeAll
+    static void ownEverySlot() {
+        OneNodeCluster.ownEverySlot(ebb);
+    }
 
     @Test
     void sortShouldRefuseByAndGetPatternsInClusterMode() throws IOException {

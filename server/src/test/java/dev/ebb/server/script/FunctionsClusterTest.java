@@ -3,8 +3,10 @@ package dev.ebb.server.script;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.ebb.server.cluster.OneNodeCluster;
 import dev.ebb.server.embedded.EbbExtension;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,6 +21,11 @@ import redis.clients.jedis.exceptions.JedisDataException;
 class FunctionsClusterTest {
     @RegisterExtension
     static final EbbExtension ebb = new EbbExtension().config("cluster-enabled", "yes");
+
+    @BeforeAll
+    static void ownEverySlot() {
+        OneNodeCluster.ownEverySlot(ebb);
+    }
 
     @BeforeEach
     void load() {

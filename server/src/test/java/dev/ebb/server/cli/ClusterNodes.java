@@ -1,0 +1,80 @@
+package dev.ebb.server.cli;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.ebb.server.EbbServer;
+import dev.ebb.server.config.ConfigException;
+import dev.ebb.server.config.ServerConfig;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
+import redis.clients.jedis.Jedis;
+
+/** Helpers of the multi-node cluster tests: free ports, Ebb nodes started in-process, waiting. */
+final class ClusterNodes {
+    private ClusterNodes() {
+    }
+
+    /** A port free now whose bus port (+10000) is free too and valid. */
+    static int freePortWithBusPort() throws IOException {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port;
+            try (ServerSocket s = new ServerSocket(0)) {
+                port = s.getLocalPort();
+            }
+            if (port + 10000 > 65535) {
+                continue;
+            }
+            try (ServerSocket a = new ServerSocket(port); ServerSocket b = new ServerSocket(port + 10000)) {
+                return port;
+            } catch (IOException busy) {
+                // try another
+            }
+        }
+        return fail("no free port pair found");
+    }
+
+    /** An Ebb cluster node on {@code port} (bus port + 10000) keeping nodes.conf in {@code dir}. */
+    static EbbServer startEbb(int port, Path dir, long nodeTimeout) {
+        String conf = "port " + port + "\nbind 127.0.0.1\ncluster-enabled yes\ncluster-node-timeout " + nodeTimeout
+                + "\ndir \"" + dir + "\"\nsave \"\"\nappendonly no\n";
+        try {
+            return EbbServer.start(ServerConfig.fromText(conf));
+        } catch (ConfigException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits up to {@code seconds} for {@code condition}; fails with {@code what} otherwise. */
+    static void await(String what, int seconds, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                // a node still starting: try again
+            }
+            Thread.sleep(200);
+        }
+        fail("timed out after " + seconds + " s waiting for " + what);
+    }
+
+    static String call(int port, String... command) {
+        try (Jedis j = new Jedis("127.0.0.1", port, 10_000)) {
+            Object reply = j.sendCommand(() -> redis.clients.jedis.util.SafeEncoder.encode(command[0]),
+                    java.util.Arrays.copyOfRange(command, 1, command.length));
+            return reply instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
+                    : String.valueOf(reply);
+        }
+    }
+
+    /** Whether CLUSTER NODES on {@code port} lists {@code nodes} nodes, none in handshake, none failing. */
+    static boolean sees(int port, int nodes) {
+        String text = call(port, "CLUSTER", "NODES");
+        return text.split("\n").length == nodes && !text.contains("handshake") && !text.contains("fail")
+                && call(port, "CLUSTER", "INFO").contains("cluster_state:ok");
+    }
+}

@@ -43,6 +43,16 @@ final class HomeSlotScan {
      */
     static long step(final long cursor, final Object[] live, final Object[] old, final int rowShift,
                      final SipHash hasher, final OpenTable.HandleVisitor visitor) {
+        return step(cursor, live, old, rowShift, (KeyHash) hasher::hash, visitor);
+    }
+
+    /**
+     * As {@link #step(long, Object[], Object[], int, SipHash, OpenTable.HandleVisitor)} for a table whose key is
+     * not the whole stored array ({@link EntryTable}'s field-and-value entries): {@code hasher} gives the hash
+     * of a stored array's key.
+     */
+    static long step(final long cursor, final Object[] live, final Object[] old, final int rowShift,
+                     final KeyHash hasher, final OpenTable.HandleVisitor visitor) {
         long v = cursor;
         if (old == null) {
             final long mask = (live.length >>> rowShift) - 1;
@@ -76,7 +86,7 @@ final class HomeSlotScan {
 
     /** Reports the keys of {@code table} whose home is {@code home}: they all sit in the run starting there. */
     private static void visitHome(final Object[] table, final int rowShift, final int home, final int handleBit,
-                                  final SipHash hasher, final OpenTable.HandleVisitor visitor) {
+                                  final KeyHash hasher, final OpenTable.HandleVisitor visitor) {
         final int mask = (table.length >>> rowShift) - 1;
         for (int slot = home; ; slot = (slot + 1) & mask) {
             final Object key = table[slot << rowShift];
@@ -87,5 +97,11 @@ final class HomeSlotScan {
                 visitor.visit(slot | handleBit);
             }
         }
+    }
+
+    /** The hash of the key of a stored array. */
+    @FunctionalInterface
+    interface KeyHash {
+        long hash(byte[] stored);
     }
 }

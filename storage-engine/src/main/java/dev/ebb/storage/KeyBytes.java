@@ -63,4 +63,43 @@ final class KeyBytes {
         }
         return true;
     }
+
+    /**
+     * Whether {@code stored[from, from + length)} holds the same bytes as {@code key}, compared as
+     * {@link #equal} compares whole keys.
+     *
+     * @param stored the array holding the range
+     * @param from   the range's first byte
+     * @param length the range's length
+     * @param key    a key, not null
+     * @return true if the range and the key have the same length and content
+     */
+    static boolean equalRange(final byte[] stored, final int from, final int length, final byte[] key) {
+        if (key.length != length) {
+            return false;
+        }
+        if (length >= Long.BYTES) {
+            if (length > WORDWISE_MAX_BYTES) {
+                return Arrays.equals(stored, from, from + length, key, 0, length);
+            }
+            final int last = length - Long.BYTES;
+            for (int offset = 0; offset < last; offset += Long.BYTES) {
+                if ((long) LONG_LE.get(stored, from + offset) != (long) LONG_LE.get(key, offset)) {
+                    return false;
+                }
+            }
+            return (long) LONG_LE.get(stored, from + last) == (long) LONG_LE.get(key, last);
+        }
+        if (length >= Integer.BYTES) {
+            final int last = length - Integer.BYTES;
+            return (int) INT_LE.get(stored, from) == (int) INT_LE.get(key, 0)
+                && (int) INT_LE.get(stored, from + last) == (int) INT_LE.get(key, last);
+        }
+        for (int i = 0; i < length; i++) {
+            if (stored[from + i] != key[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -58,18 +58,30 @@ final class SipHash {
      * @return the 64-bit SipHash-1-2 of {@code data}
      */
     long hash(final byte[] data) {
+        return hash(data, 0, data.length);
+    }
+
+    /**
+     * Hashes {@code data[from, from + length)}, reading nothing outside it: equal to {@link #hash(byte[])}
+     * of a copy of the range (the large hash encoding keys its packed entries by a range this way).
+     *
+     * @param data   the array holding the bytes
+     * @param from   the first byte of the range
+     * @param length the number of bytes, zero or more
+     * @return the 64-bit SipHash-1-2 of the range
+     */
+    long hash(final byte[] data, final int from, final int length) {
         long v0 = k0 ^ 0x736f6d6570736575L;
         long v1 = k1 ^ 0x646f72616e646f6dL;
         long v2 = k0 ^ 0x6c7967656e657261L;
         long v3 = k1 ^ 0x7465646279746573L;
-        final int length = data.length;
-        final int blockBytes = length & ~7;
+        final int blockEnd = from + (length & ~7);
         // One round per full block, then one for the tail block (the last 0..7 bytes with the length in its
         // top byte); the finalization (finish) follows with v2 xored with 0xff first. The loop body is the
         // round; the tail block is its last iteration's word.
-        final long tail = tailBlock(data, blockBytes, length);
-        for (int offset = 0; ; offset += Long.BYTES) {
-            final long m = offset < blockBytes ? (long) LONG_LE.get(data, offset) : tail;
+        final long tail = tailBlock(data, from, blockEnd, length);
+        for (int offset = from; ; offset += Long.BYTES) {
+            final long m = offset < blockEnd ? (long) LONG_LE.get(data, offset) : tail;
             v3 ^= m;
             v0 += v1;
             v1 = Long.rotateLeft(v1, 13);
@@ -86,7 +98,7 @@ final class SipHash {
             v1 ^= v2;
             v2 = Long.rotateLeft(v2, 32);
             v0 ^= m;
-            if (offset >= blockBytes) {
+            if (offset >= blockEnd) {
                 break;
             }
         }
@@ -119,30 +131,31 @@ final class SipHash {
     }
 
     /**
-     * The last 0..7 bytes, little-endian, with the input length (mod 256) in the most significant byte. Reads
-     * whole words rather than single bytes: one 8-byte read when the input has a full block before the tail,
-     * else two possibly overlapping 4-byte reads (4 to 7 bytes) or three single ones (1 to 3).
+     * The last 0..7 bytes of the range, little-endian, with its length (mod 256) in the most significant
+     * byte. Reads whole words rather than single bytes: one 8-byte read when the range has a full block
+     * before the tail, else two possibly overlapping 4-byte reads (4 to 7 bytes) or three single ones (1 to 3).
      */
-    private static long tailBlock(final byte[] data, final int from, final int length) {
-        final int tailBytes = length - from;
+    private static long tailBlock(final byte[] data, final int from, final int blockEnd, final int length) {
+        final int end = from + length;
+        final int tailBytes = end - blockEnd;
         final long lengthByte = ((long) length) << 56;
         if (tailBytes == 0) {
             return lengthByte;
         }
-        if (from > 0) {
+        if (blockEnd > from) {
             // The last eight bytes; the shift drops those that belonged to the previous block.
-            return lengthByte | ((long) LONG_LE.get(data, length - Long.BYTES) >>> ((Long.BYTES - tailBytes) << 3));
+            return lengthByte | ((long) LONG_LE.get(data, end - Long.BYTES) >>> ((Long.BYTES - tailBytes) << 3));
         }
         if (length >= Integer.BYTES) {
             // Bytes 0..3 and length-4..length-1; where they overlap both reads put the same byte in place.
-            final long low = (int) INT_LE.get(data, 0) & 0xffffffffL;
-            final long high = (int) INT_LE.get(data, length - Integer.BYTES) & 0xffffffffL;
+            final long low = (int) INT_LE.get(data, from) & 0xffffffffL;
+            final long high = (int) INT_LE.get(data, end - Integer.BYTES) & 0xffffffffL;
             return lengthByte | low | high << ((length - Integer.BYTES) << 3);
         }
         // One to three bytes: the first, the middle and the last (some of them the same byte).
         final int middle = length >>> 1;
-        return lengthByte | (data[0] & 0xffL) | (data[middle] & 0xffL) << (middle << 3)
-            | (data[length - 1] & 0xffL) << ((length - 1) << 3);
+        return lengthByte | (data[from] & 0xffL) | (data[from + middle] & 0xffL) << (middle << 3)
+            | (data[end - 1] & 0xffL) << ((length - 1) << 3);
     }
 
     /**

@@ -31,4 +31,27 @@ final class KeyBytesTest {
             assertEquals(false, KeyBytes.equal(key, longer), "prefix of length " + length);
         }
     }
+
+    @Test
+    void equalRangeShouldAgreeWithArraysEqualsOfTheRange() {
+        final SplittableRandom random = new SplittableRandom(5);
+        final byte[] stored = new byte[90];
+        for (int i = 0; i < stored.length; i++) {
+            stored[i] = (byte) random.nextInt(256);
+        }
+        for (int from = 0; from < 6; from++) {
+            for (int length = 0; from + length <= 80; length++) {
+                final byte[] key = Arrays.copyOfRange(stored, from, from + length);
+
+                assertEquals(true, KeyBytes.equalRange(stored, from, length, key), "from " + from + ", length " + length);
+                assertEquals(false, KeyBytes.equalRange(stored, from, length + 1, key));
+                for (int i = 0; i < length; i++) {
+                    final byte[] changed = key.clone();
+                    changed[i] ^= 1;
+
+                    assertEquals(false, KeyBytes.equalRange(stored, from, length, changed));
+                }
+            }
+        }
+    }
 }

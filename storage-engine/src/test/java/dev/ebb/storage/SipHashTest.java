@@ -82,6 +82,21 @@ final class SipHashTest {
         return v[0] ^ v[1] ^ v[2] ^ v[3];
     }
 
+    @Test
+    void rangeHashShouldEqualTheHashOfACopyOfTheRange() {
+        final SipHash hasher = new SipHash(77);
+        final byte[] data = new byte[60];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (i * 37 + 11);
+        }
+        for (int from = 0; from < 10; from++) {
+            for (int length = 0; from + length <= 50; length++) {
+                assertEquals(hasher.hash(java.util.Arrays.copyOfRange(data, from, from + length)),
+                    hasher.hash(data, from, length), "from " + from + ", length " + length);
+            }
+        }
+    }
+
     private static void sipRound(final long[] v) {
         v[0] += v[1];
         v[1] = Long.rotateLeft(v[1], 13) ^ v[0];

@@ -1,8 +1,10 @@
 package dev.ebb.storage.types;
 
 import dev.ebb.storage.Dict;
+import dev.ebb.storage.EntryTable;
 import dev.ebb.storage.LongDict;
 import dev.ebb.storage.MemoryEstimated;
+import dev.ebb.storage.PairEntry;
 import dev.ebb.storage.Values;
 import java.util.function.Consumer;
 
@@ -15,10 +17,11 @@ import java.util.function.Consumer;
  * volatile field carries its expiry inline, 8 bytes, a persistent one nothing); look-ups walk it
  * and writes copy it, O(total bytes), which for the at most {@code hash-max-listpack-entries} (128)
  * short pairs is a few cache lines. Reads copy the field or value out.
- * <b>hashtable</b>: a {@link Dict} from field to value, O(1) expected per operation; volatile
- * fields also have an entry in a {@link LongDict} (field to expiry, sharing the field array) and
- * in a {@link FieldExpiryHeap}, so the earliest expiry is known exactly and due fields leave in
- * bounded steps, earliest first.
+ * <b>hashtable</b>: an {@link EntryTable} of fields, each packed with its value into one array
+ * ({@link PairEntry}), O(1) expected per operation; reads copy the field or value out. Volatile
+ * fields also have an entry in a {@link LongDict} (a copy of the field to its expiry) and in a
+ * {@link FieldExpiryHeap} (sharing that copy), so the earliest expiry is known exactly and due
+ * fields leave in bounded steps, earliest first; a persistent field costs nothing there.
  *
  * <p>A hash starts compact and converts, once and for good as in Redis, when it would hold more
  * than {@code maxEntries} pairs or a field or value longer than {@code maxValueBytes}; the
@@ -32,8 +35,8 @@ import java.util.function.Consumer;
  * {@link #putKeepTtl} keeps it (HINCRBY).
  *
  * <p><b>Memory.</b> {@link #memoryBytes()} is O(1): the object and the packed array, or the
- * object, the dict's slot arrays, the field and value arrays kept as a running sum, and the TTL
- * dict and heap.
+ * object, the table's slot arrays, the entry arrays kept as a running sum, and the TTL dict and
+ * heap (with their field copies).
  *
  * <p>Not thread-safe: owned by the command loop thread like the rest of the keyspace.
  */
@@ -60,8 +63,8 @@ public final class HashValue implements MemoryEstimated {
     private long packedMin = NO_EXPIRY;
     private boolean packedMinStale;
 
-    private Dict<byte[]> table;
-    /** Field and value arrays of the hashtable encoding; 0 while packed. */
+    private EntryTable table;
+    /** Entry arrays of the hashtable encoding; 0 while packed. */
     private long payloadBytes;
     private LongDict ttls;
     private FieldExpiryHeap heap;
@@ -100,7 +103,8 @@ public final class HashValue implements MemoryEstimated {
     /** The value of {@code field}, expired or not, or null (compact: a copy). O(n) compact, O(1) expected large. */
     public byte[] get(byte[] field) {
         if (table != null) {
-            return table.get(field);
+            int h = table.find(field);
+            return h < 0 ? null : PairEntry.copyValue(table.entryAt(h));
         }
         int at = indexOf(field);
         return at < 0 ? null : HashPack.copyValue(packed, at);
@@ -109,8 +113,8 @@ public final class HashValue implements MemoryEstimated {
     /** As {@link #get(byte[])}, null for a field expired at {@code nowMs}. */
     public byte[] get(byte[] field, long nowMs) {
         if (table != null) {
-            byte[] value = table.get(field);
-            return value == null || isDue(ttlOf(field), nowMs) ? null : value;
+            int h = table.find(field);
+            return h < 0 || isDue(ttlOf(field), nowMs) ? null : PairEntry.copyValue(table.entryAt(h));
         }
         int at = indexOf(field);
         return at < 0 || isDue(HashPack.expiry(packed, at), nowMs) ? null : HashPack.copyValue(packed, at);
@@ -119,7 +123,7 @@ public final class HashValue implements MemoryEstimated {
     /** The field's absolute expiry in unix ms, {@link #NO_TTL} or {@link #NO_FIELD}. Expired fields still count. */
     public long fieldExpiry(byte[] field) {
         if (table != null) {
-            if (!table.containsKey(field)) {
+            if (table.find(field) < 0) {
                 return NO_FIELD;
             }
             long when = ttlOf(field);
@@ -139,8 +143,7 @@ public final class HashValue implements MemoryEstimated {
 
     /**
      * Sets {@code field} to {@code value} and removes its time to live (HSET), converting to the
-     * hashtable encoding first if the hash would cross a threshold. In the hashtable the arrays are
-     * stored as given: callers must not modify them later.
+     * hashtable encoding first if the hash would cross a threshold.
      *
      * @return true if the field is new
      */
@@ -171,20 +174,21 @@ public final class HashValue implements MemoryEstimated {
             convertToTable();
         }
         if (table != null) {
-            byte[] old = table.put(field, value);
+            byte[] entry = PairEntry.of(field, value);
+            byte[] old = table.put(field, entry);
             if (old == null) {
-                payloadBytes += Values.byteArrayBytes(field.length) + Values.byteArrayBytes(value.length);
+                payloadBytes += Values.byteArrayBytes(entry.length);
                 if (expiry != NO_TTL) {
                     setTableTtl(field, expiry);
                 }
                 return true;
             }
-            payloadBytes += Values.byteArrayBytes(value.length) - Values.byteArrayBytes(old.length);
+            payloadBytes += Values.byteArrayBytes(entry.length) - Values.byteArrayBytes(old.length);
             if (!keepTtl) {
                 if (expiry == NO_TTL) {
                     removeTableTtl(field);
                 } else {
-                    setTableTtl(table.keyAt(table.find(field)), expiry);
+                    setTableTtl(field, expiry);
                 }
             }
             return false;
@@ -224,20 +228,26 @@ public final class HashValue implements MemoryEstimated {
         }
     }
 
-    private void setTableTtl(byte[] storedField, long when) {
+    /** Sets a hashtable field's expiry; a field new to the TTL dict is stored there as a copy, which the heap shares. */
+    private void setTableTtl(byte[] field, long when) {
         if (ttls == null) {
             ttls = new LongDict(Seeds.next());
             heap = new FieldExpiryHeap();
         }
-        long old = ttls.get(storedField, MISSING);
-        if (old == when) {
-            return;
-        }
-        if (old != MISSING) {
+        int h = ttls.find(field);
+        byte[] stored;
+        if (h >= 0) {
+            if (ttls.valueAt(h) == when) {
+                return;
+            }
             staleHeapEntries++;
+            ttls.setValueAt(h, when);
+            stored = ttls.keyAt(h);
+        } else {
+            stored = field.clone();
+            ttls.put(stored, when);
         }
-        ttls.put(storedField, when);
-        heap.push(when, storedField);
+        heap.push(when, stored);
         compactHeapIfStale();
     }
 
@@ -275,11 +285,10 @@ public final class HashValue implements MemoryEstimated {
             throw new IllegalArgumentException("field expiry must not be negative: when=" + when);
         }
         if (table != null) {
-            int h = table.find(field);
-            if (h < 0) {
+            if (table.find(field) < 0) {
                 return false;
             }
-            setTableTtl(table.keyAt(h), when);
+            setTableTtl(field, when);
             return true;
         }
         int at = indexOf(field);
@@ -310,13 +319,11 @@ public final class HashValue implements MemoryEstimated {
     /** Removes {@code field} and its TTL; returns true if it was there. Compact: O(n), keeps insertion order. */
     public boolean remove(byte[] field) {
         if (table != null) {
-            int h = table.find(field);
-            if (h < 0) {
+            byte[] removed = table.remove(field);
+            if (removed == null) {
                 return false;
             }
-            byte[] removedField = table.keyAt(h);
-            byte[] removedValue = table.remove(field);
-            payloadBytes -= Values.byteArrayBytes(removedField.length) + Values.byteArrayBytes(removedValue.length);
+            payloadBytes -= Values.byteArrayBytes(removed.length);
             removeTableTtl(field);
             return true;
         }
@@ -432,8 +439,8 @@ public final class HashValue implements MemoryEstimated {
             byte[] field = heap.topField();
             heap.pop();
             ttls.remove(field);
-            byte[] value = table.remove(field);
-            payloadBytes -= Values.byteArrayBytes(field.length) + Values.byteArrayBytes(value.length);
+            byte[] entry = table.remove(field);
+            payloadBytes -= Values.byteArrayBytes(entry.length);
             removed++;
             if (removedFields != null) {
                 removedFields.accept(field);
@@ -453,7 +460,7 @@ public final class HashValue implements MemoryEstimated {
      */
     public void forEach(Dict.Visitor<byte[]> visitor) {
         if (table != null) {
-            table.forEach(visitor);
+            table.forEach(entry -> visitor.visit(PairEntry.copyField(entry), PairEntry.copyValue(entry)));
             return;
         }
         byte[] p = packed;
@@ -481,9 +488,10 @@ public final class HashValue implements MemoryEstimated {
      */
     public void forEachWithExpiry(FieldVisitor visitor) {
         if (table != null) {
-            table.forEach((field, value) -> {
+            table.forEach(entry -> {
+                byte[] field = PairEntry.copyField(entry);
                 long when = ttlOf(field);
-                visitor.visit(field, value, when == MISSING ? NO_TTL : when);
+                visitor.visit(field, PairEntry.copyValue(entry), when == MISSING ? NO_TTL : when);
             });
             return;
         }
@@ -500,17 +508,16 @@ public final class HashValue implements MemoryEstimated {
 
     /**
      * One HSCAN step, skipping fields expired at {@code nowMs}. Compact: every pair at once and
-     * cursor 0, as Redis does for listpacks. Large: the dict's stateless scan with SCAN's guarantee
-     * (see {@link Dict#scan}).
+     * cursor 0, as Redis does for listpacks. Large: the table's stateless scan with SCAN's guarantee
+     * (see {@link EntryTable#scan}).
      */
     public long scan(long cursor, long nowMs, Dict.Visitor<byte[]> visitor) {
         if (table != null) {
-            if (earliestExpiry() >= nowMs) {
-                return table.scan(cursor, visitor);
-            }
-            return table.scan(cursor, (field, value) -> {
-                if (!isDue(ttlOf(field), nowMs)) {
-                    visitor.visit(field, value);
+            boolean someDue = earliestExpiry() < nowMs;
+            return table.scan(cursor, entry -> {
+                byte[] field = PairEntry.copyField(entry);
+                if (!someDue || !isDue(ttlOf(field), nowMs)) {
+                    visitor.visit(field, PairEntry.copyValue(entry));
                 }
             });
         }
@@ -520,7 +527,7 @@ public final class HashValue implements MemoryEstimated {
 
     /**
      * A random pair's position for {@link #fieldAt}/{@link #valueAt}. Compact: uniform over
-     * {@code random}. Large: the dict's uniformly random key ({@link Dict#fairRandomHandle}). O(1)
+     * {@code random}. Large: the table's uniformly random entry ({@link EntryTable#fairRandomHandle}). O(1)
      * expected. Due fields not yet removed may be drawn: check with {@link #isExpiredAt}.
      *
      * @param random a random long from the caller's source
@@ -535,12 +542,14 @@ public final class HashValue implements MemoryEstimated {
 
     /** The field at a position from {@link #randomPosition} (compact: a copy, found in O(n)). */
     public byte[] fieldAt(int position) {
-        return table != null ? table.keyAt(position) : HashPack.copyField(packed, pairOffset(position));
+        return table != null ? PairEntry.copyField(table.entryAt(position))
+                : HashPack.copyField(packed, pairOffset(position));
     }
 
     /** The value at a position from {@link #randomPosition} (compact: a copy, found in O(n)). */
     public byte[] valueAt(int position) {
-        return table != null ? table.valueAt(position) : HashPack.copyValue(packed, pairOffset(position));
+        return table != null ? PairEntry.copyValue(table.entryAt(position))
+                : HashPack.copyValue(packed, pairOffset(position));
     }
 
     /** Whether the field at a position from {@link #randomPosition} is expired at {@code nowMs}. */
@@ -548,7 +557,7 @@ public final class HashValue implements MemoryEstimated {
         if (earliestExpiry() >= nowMs) {
             return false;
         }
-        return isDue(table != null ? ttlOf(table.keyAt(position)) : HashPack.expiry(packed, pairOffset(position)),
+        return isDue(table != null ? ttlOf(fieldAt(position)) : HashPack.expiry(packed, pairOffset(position)),
                 nowMs);
     }
 
@@ -564,7 +573,7 @@ public final class HashValue implements MemoryEstimated {
         return bytes;
     }
 
-    /** A deep copy (COPY): hashtable arrays are immutable once stored, so they are shared; the containers are not. */
+    /** A deep copy (COPY): hashtable entries are immutable once stored, so they are shared; the containers are not. */
     public HashValue copy() {
         HashValue copy = new HashValue();
         copy.everVolatile = everVolatile;
@@ -574,11 +583,10 @@ public final class HashValue implements MemoryEstimated {
             copy.packedVolatile = packedVolatile;
             copy.packedMinStale = true;
         } else {
-            copy.table = new Dict<>(Seeds.next());
-            table.forEach(copy.table::put);
+            copy.table = table.copy();
             copy.payloadBytes = payloadBytes;
             if (ttls != null) {
-                ttls.forEach((field, when) -> copy.setTableTtl(copy.table.keyAt(copy.table.find(field)), when));
+                ttls.forEach(copy::setTableTtl);
             }
         }
         return copy;
@@ -615,15 +623,15 @@ public final class HashValue implements MemoryEstimated {
     }
 
     private void convertToTable() {
-        Dict<byte[]> t = new Dict<>(Seeds.next());
+        EntryTable t = EntryTable.forPairs(Seeds.next());
         long bytes = 0;
         byte[] p = packed;
         table = t;
         for (int at = 0; at < p.length; at = HashPack.next(p, at)) {
             byte[] field = HashPack.copyField(p, at);
-            byte[] value = HashPack.copyValue(p, at);
-            t.put(field, value);
-            bytes += Values.byteArrayBytes(field.length) + Values.byteArrayBytes(value.length);
+            byte[] entry = PairEntry.of(field, HashPack.copyValue(p, at));
+            t.put(field, entry);
+            bytes += Values.byteArrayBytes(entry.length);
             long when = HashPack.expiry(p, at);
             if (when != NO_TTL) {
                 setTableTtl(field, when);

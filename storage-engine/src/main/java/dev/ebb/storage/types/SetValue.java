@@ -1,6 +1,6 @@
 package dev.ebb.storage.types;
 
-import dev.ebb.storage.Dict;
+import dev.ebb.storage.EntryTable;
 import dev.ebb.storage.MemoryEstimated;
 import dev.ebb.storage.Values;
 import java.util.Arrays;
@@ -16,7 +16,8 @@ import java.util.function.Consumer;
  *   <li><b>listpack</b>: up to {@code set-max-listpack-entries} short members as length-prefixed
  *       entries of one exactly sized {@code byte[]} ({@link PackedEntries}); linear look-up,
  *       writes copy the array, reads copy members out.</li>
- *   <li><b>hashtable</b>: a {@link Dict} of members, O(1) expected.</li>
+ *   <li><b>hashtable</b>: an {@link EntryTable} of members, O(1) expected: the member arrays
+ *       themselves and 5 bytes a slot (a reference and a tag), nothing else per member.</li>
  * </ul>
  *
  * <p>Conversions follow Redis 7.2: an intset that grows past {@code maxIntsetEntries} becomes a
@@ -35,7 +36,7 @@ public final class SetValue implements MemoryEstimated {
 
     private long[] ints = new long[INITIAL];
     private byte[] packed;
-    private Dict<Boolean> table;
+    private EntryTable table;
     /** Members of the intset or listpack; the dict counts its own. */
     private int count;
     /** Member arrays of the hashtable encoding; 0 otherwise. */
@@ -102,7 +103,7 @@ public final class SetValue implements MemoryEstimated {
             return;
         }
         java.util.List<byte[]> members = new java.util.ArrayList<>(table.size());
-        table.forEach((member, present) -> members.add(member));
+        table.forEach(members::add);
         table = null;
         payloadBytes = 0;
         ints = null;
@@ -130,7 +131,7 @@ public final class SetValue implements MemoryEstimated {
         if (packed != null) {
             return indexOf(member) >= 0;
         }
-        return table.containsKey(member);
+        return table.find(member) >= 0;
     }
 
     /**
@@ -172,7 +173,7 @@ public final class SetValue implements MemoryEstimated {
             }
             convertToTable();
         }
-        if (table.put(member, Boolean.TRUE) != null) {
+        if (table.putIfAbsent(member, member) != null) {
             return false;
         }
         payloadBytes += Values.byteArrayBytes(member.length);
@@ -200,12 +201,10 @@ public final class SetValue implements MemoryEstimated {
             count--;
             return true;
         }
-        int h = table.find(member);
-        if (h < 0) {
+        byte[] stored = table.remove(member);
+        if (stored == null) {
             return false;
         }
-        byte[] stored = table.keyAt(h);
-        table.remove(member);
         payloadBytes -= Values.byteArrayBytes(stored.length);
         return true;
     }
@@ -222,14 +221,14 @@ public final class SetValue implements MemoryEstimated {
                 visitor.accept(PackedEntries.copyOut(p, at));
             }
         } else {
-            table.forEach((member, ignored) -> visitor.accept(member));
+            table.forEach(visitor);
         }
     }
 
-    /** One SSCAN step: compact encodings return everything and cursor 0; hashtable uses the dict's scan guarantee. */
+    /** One SSCAN step: compact encodings return everything and cursor 0; hashtable uses the table's scan guarantee. */
     public long scan(long cursor, Consumer<byte[]> visitor) {
         if (table != null) {
-            return table.scan(cursor, (member, ignored) -> visitor.accept(member));
+            return table.scan(cursor, visitor);
         }
         forEach(visitor);
         return 0;
@@ -237,12 +236,12 @@ public final class SetValue implements MemoryEstimated {
 
     /**
      * A uniformly random member, or null if empty. Compact encodings: uniform over {@code random}
-     * (listpack: O(n) walk). Hashtable: the dict's {@link Dict#fairRandomHandle}, O(1) expected.
+     * (listpack: O(n) walk). Hashtable: the table's {@link EntryTable#fairRandomHandle}, O(1) expected.
      */
     public byte[] randomMember(long random) {
         if (table != null) {
             int handle = table.fairRandomHandle();
-            return handle < 0 ? null : table.keyAt(handle);
+            return handle < 0 ? null : table.entryAt(handle);
         }
         if (count == 0) {
             return null;
@@ -286,8 +285,7 @@ public final class SetValue implements MemoryEstimated {
         copy.ints = ints == null ? null : Arrays.copyOf(ints, ints.length);
         copy.packed = packed == null ? null : packed.clone();
         if (table != null) {
-            copy.table = new Dict<>(Seeds.next());
-            table.forEach(copy.table::put);
+            copy.table = table.copy();
         }
         return copy;
     }
@@ -329,19 +327,19 @@ public final class SetValue implements MemoryEstimated {
     }
 
     private void convertToTable() {
-        Dict<Boolean> t = new Dict<>(Seeds.next());
+        EntryTable t = EntryTable.forMembers(Seeds.next());
         long bytes = 0;
         if (ints != null) {
             for (int i = 0; i < count; i++) {
                 byte[] m = IntegerText.bytes(ints[i]);
-                t.put(m, Boolean.TRUE);
+                t.put(m, m);
                 bytes += Values.byteArrayBytes(m.length);
             }
         } else {
             byte[] p = packed;
             for (int at = 0; at < p.length; at = PackedEntries.next(p, at)) {
                 byte[] m = PackedEntries.copyOut(p, at);
-                t.put(m, Boolean.TRUE);
+                t.put(m, m);
                 bytes += Values.byteArrayBytes(m.length);
             }
         }

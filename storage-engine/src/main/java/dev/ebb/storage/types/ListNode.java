@@ -148,6 +148,74 @@ final class ListNode {
         insertAt(first ? start : at, e);
     }
 
+    /** The byte offset of entry {@code entry} of a raw node, walked from its nearer end. O(entries). */
+    int offsetOf(int entry) {
+        if (entry <= count / 2) {
+            int pos = start;
+            for (int i = 0; i < entry; i++) {
+                pos += ListpackEntry.length(buf, pos);
+            }
+            return pos;
+        }
+        int pos = end;
+        for (int i = count; i > entry; i--) {
+            pos = ListpackEntry.previous(buf, pos);
+        }
+        return pos;
+    }
+
+    /** Drops {@code n} entries (fewer than {@link #count}) of a raw node's head, or of its tail. */
+    void drop(boolean head, int n) {
+        if (head) {
+            int to = start;
+            for (int i = 0; i < n; i++) {
+                to += ListpackEntry.length(buf, to);
+            }
+            removeRange(start, to, n);
+        } else {
+            int from = end;
+            for (int i = 0; i < n; i++) {
+                from = ListpackEntry.previous(buf, from);
+            }
+            removeRange(from, end, n);
+        }
+    }
+
+    /**
+     * Removes up to {@code limit} entries equal to {@code e} ({@code eInteger}: its
+     * {@link IntegerText#parse}) from a raw node, walking from the head or the tail. Returns how
+     * many.
+     */
+    long removeMatching(byte[] e, long eInteger, long limit, boolean fromTail) {
+        long removed = 0;
+        if (!fromTail) {
+            int pos = start;
+            while (pos < end && removed < limit) {
+                if (ListpackEntry.matches(buf, pos, e, eInteger)) {
+                    boolean first = pos == start;
+                    removeAt(pos);
+                    if (first) {
+                        pos = start;
+                    }
+                    removed++;
+                } else {
+                    pos += ListpackEntry.length(buf, pos);
+                }
+            }
+        } else {
+            int pos = end;
+            while (pos > start && removed < limit) {
+                int at = ListpackEntry.previous(buf, pos);
+                if (ListpackEntry.matches(buf, at, e, eInteger)) {
+                    removeAt(at);
+                    removed++;
+                }
+                pos = at;
+            }
+        }
+        return removed;
+    }
+
     /** Appends the raw entries of {@code other} (which stays unchanged). */
     void append(ListNode other) {
         int n = other.size;

@@ -47,8 +47,6 @@ public final class ListValue implements MemoryEstimated {
     private static final long OBJECT_BYTES = 88;
     private static final int MIN_NODES = 4;
     private static final int SIZE_ESTIMATE_OVERHEAD = 8;
-    private static final int SIZE_SAFETY_LIMIT = 8192;
-    private static final long[] OPTIMIZATION_LEVEL = {4096, 8192, 16384, 32768, 65536};
     private static final int FIRST_NODE_CAPACITY = 32;
 
     /** The nodes as a ring: node k is {@code nodes[(nodeHead + k) & (nodes.length - 1)]}. */
@@ -101,7 +99,7 @@ public final class ListValue implements MemoryEstimated {
      * is. O(1).
      */
     public void growing(int fill, int depth, long addBytes, int addCount) {
-        if (!quicklist && exceedsLimit(fill, estimatedListpackBytes() + addBytes, (long) size + addCount)) {
+        if (!quicklist && QuicklistFill.exceedsLimit(fill, estimatedListpackBytes() + addBytes, (long) size + addCount)) {
             quicklist = true;
             this.fill = fill;
             this.depth = depth;
@@ -158,8 +156,8 @@ public final class ListValue implements MemoryEstimated {
             return;
         }
         ListNode only = node(0);
-        long sizeLimit = sizeLimit(fill);
-        long countLimit = countLimit(fill);
+        long sizeLimit = QuicklistFill.sizeLimit(fill);
+        long countLimit = QuicklistFill.countLimit(fill);
         int divisor = shrinking ? 2 : 1;
         boolean sizeOk = sizeLimit < 0 || only.listpackBytes() <= sizeLimit / divisor;
         boolean countOk = countLimit < 0 || only.count <= countLimit / divisor;
@@ -264,7 +262,7 @@ public final class ListValue implements MemoryEstimated {
     public void set(int index, byte[] e) {
         int k = nodeIndexOf(index);
         ListNode n = use(k);
-        int at = offsetOf(n, index - curFirst);
+        int at = n.offsetOf(index - curFirst);
         curNode = -1;
         long before = n.memoryBytes();
         n.replaceAt(at, e);
@@ -282,7 +280,7 @@ public final class ListValue implements MemoryEstimated {
         int offset = pivot - curFirst;
         curNode = -1;
         ListNode n = use(k);
-        int at = offsetOf(n, offset);
+        int at = n.offsetOf(offset);
         int next = at + ListpackEntry.length(n.buf, at);
         if (!quicklist || allowInsert(n, e.length)) {
             long before = n.memoryBytes();
@@ -309,7 +307,7 @@ public final class ListValue implements MemoryEstimated {
     public void removeAt(int index) {
         int k = nodeIndexOf(index);
         ListNode n = use(k);
-        removeEntry(k, n, offsetOf(n, index - curFirst));
+        removeEntry(k, n, n.offsetOf(index - curFirst));
     }
 
     /**
@@ -327,8 +325,7 @@ public final class ListValue implements MemoryEstimated {
             if (hasMatch(n, e, eInteger)) {
                 use(k);
                 long memory = n.memoryBytes();
-                removed += fromTail ? removeBackward(n, e, eInteger, limit - removed)
-                        : removeForward(n, e, eInteger, limit - removed);
+                removed += n.removeMatching(e, eInteger, limit - removed, fromTail);
                 nodeMemory += n.memoryBytes() - memory;
                 size -= before - n.count;
             }
@@ -432,33 +429,12 @@ public final class ListValue implements MemoryEstimated {
         return copy;
     }
 
-    // ------------------------------------------------------------- limits
-
-    /** Size limit of one node for {@code fill} (quicklistNodeLimit), or -1 when the limit is a count. */
-    static long sizeLimit(int fill) {
-        return fill >= 0 ? -1 : OPTIMIZATION_LEVEL[Math.min(-fill - 1, OPTIMIZATION_LEVEL.length - 1)];
-    }
-
-    /** Count limit of one node for {@code fill}, or -1 when the limit is a size. */
-    static long countLimit(int fill) {
-        return fill < 0 ? -1 : fill == 0 ? 1 : fill;
-    }
-
-    /** quicklistNodeExceedsLimit. */
-    static boolean exceedsLimit(int fill, long newBytes, long newCount) {
-        long limit = sizeLimit(fill);
-        if (limit >= 0) {
-            return newBytes > limit;
-        }
-        return newBytes > SIZE_SAFETY_LIMIT || newCount > countLimit(fill);
-    }
-
     private boolean allowInsert(ListNode n, int rawLength) {
-        return !exceedsLimit(fill, n.listpackBytes() + rawLength + SIZE_ESTIMATE_OVERHEAD, n.count + 1L);
+        return !QuicklistFill.exceedsLimit(fill, n.listpackBytes() + rawLength + SIZE_ESTIMATE_OVERHEAD, n.count + 1L);
     }
 
     private boolean allowMerge(ListNode a, ListNode b) {
-        return !exceedsLimit(fill, a.listpackBytes() + b.listpackBytes() - ListNode.OVERHEAD, (long) a.count + b.count);
+        return !QuicklistFill.exceedsLimit(fill, a.listpackBytes() + b.listpackBytes() - ListNode.OVERHEAD, (long) a.count + b.count);
     }
 
     // ------------------------------------------------------------- node edits
@@ -535,19 +511,7 @@ public final class ListValue implements MemoryEstimated {
     /** Drops {@code n} entries of raw node {@code node}'s head (or tail). */
     private void dropEntries(ListNode node, boolean head, int n) {
         long before = node.memoryBytes();
-        if (head) {
-            int to = node.start;
-            for (int i = 0; i < n; i++) {
-                to += ListpackEntry.length(node.buf, to);
-            }
-            node.removeRange(node.start, to, n);
-        } else {
-            int from = node.end;
-            for (int i = 0; i < n; i++) {
-                from = ListpackEntry.previous(node.buf, from);
-            }
-            node.removeRange(from, node.end, n);
-        }
+        node.drop(head, n);
         nodeMemory += node.memoryBytes() - before;
         size -= n;
     }
@@ -770,22 +734,6 @@ public final class ListValue implements MemoryEstimated {
         }
     }
 
-    /** The byte offset of entry {@code entry} of raw node {@code n}, walked from its nearer end. */
-    private static int offsetOf(ListNode n, int entry) {
-        if (entry <= n.count / 2) {
-            int pos = n.start;
-            for (int i = 0; i < entry; i++) {
-                pos += ListpackEntry.length(n.buf, pos);
-            }
-            return pos;
-        }
-        int pos = n.end;
-        for (int i = n.count; i > entry; i--) {
-            pos = ListpackEntry.previous(n.buf, pos);
-        }
-        return pos;
-    }
-
     /** The array holding node {@code n}'s entries for reading: its own, or its decompressed copy. */
     private byte[] view(ListNode n) {
         if (!n.compressed()) {
@@ -812,37 +760,5 @@ public final class ListValue implements MemoryEstimated {
             pos += ListpackEntry.length(buf, pos);
         }
         return false;
-    }
-
-    private static long removeForward(ListNode n, byte[] e, long eInteger, long limit) {
-        long removed = 0;
-        int pos = n.start;
-        while (pos < n.end && removed < limit) {
-            if (ListpackEntry.matches(n.buf, pos, e, eInteger)) {
-                boolean first = pos == n.start;
-                n.removeAt(pos);
-                if (first) {
-                    pos = n.start;
-                }
-                removed++;
-            } else {
-                pos += ListpackEntry.length(n.buf, pos);
-            }
-        }
-        return removed;
-    }
-
-    private static long removeBackward(ListNode n, byte[] e, long eInteger, long limit) {
-        long removed = 0;
-        int pos = n.end;
-        while (pos > n.start && removed < limit) {
-            int at = ListpackEntry.previous(n.buf, pos);
-            if (ListpackEntry.matches(n.buf, at, e, eInteger)) {
-                n.removeAt(at);
-                removed++;
-            }
-            pos = at;
-        }
-        return removed;
     }
 }

@@ -44,7 +44,7 @@ import java.io.IOException;
  * loop thread (or by the one thread a copy was handed to).
  */
 public final class ListValue implements MemoryEstimated {
-    private static final long OBJECT_BYTES = 88;
+    private static final long OBJECT_BYTES = 96;
     private static final int MIN_NODES = 4;
     private static final int SIZE_ESTIMATE_OVERHEAD = 8;
     private static final int FIRST_NODE_CAPACITY = 32;
@@ -62,7 +62,7 @@ public final class ListValue implements MemoryEstimated {
     /** Whether elements were removed or replaced since the last {@link #settle}. */
     private boolean shrank;
     /** Nodes this change decompressed or created, to compress again if they are inner. */
-    private ListNode[] touched = new ListNode[4];
+    private ListNode[] touched;
     private int touchedCount;
 
     // The read position: node curNode (its first element has index curFirst), entry curEntry at
@@ -477,7 +477,9 @@ public final class ListValue implements MemoryEstimated {
         if (!quicklist || depth == 0) {
             return;
         }
-        if (touchedCount == touched.length) {
+        if (touched == null) {
+            touched = new ListNode[4];
+        } else if (touchedCount == touched.length) {
             touched = java.util.Arrays.copyOf(touched, touchedCount * 2);
         }
         touched[touchedCount++] = n;
@@ -653,7 +655,9 @@ public final class ListValue implements MemoryEstimated {
                 }
             }
         }
-        java.util.Arrays.fill(touched, 0, touchedCount, null);
+        if (touched != null) {
+            java.util.Arrays.fill(touched, 0, touchedCount, null);
+        }
         touchedCount = 0;
     }
 

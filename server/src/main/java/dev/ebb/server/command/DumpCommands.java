@@ -162,6 +162,7 @@ final class DumpCommands {
     static RdbLimits limits(ServerConfig config) {
         return new RdbLimits(config.hashMaxListpackEntries(), config.hashMaxListpackValue(),
                 config.setMaxIntsetEntries(), config.setMaxListpackEntries(), config.setMaxListpackValue(),
-                config.zsetMaxListpackEntries(), config.zsetMaxListpackValue(), config.listMaxListpackSize());
+                config.zsetMaxListpackEntries(), config.zsetMaxListpackValue(), config.listMaxListpackSize(),
+                config.listCompressDepth());
     }
 }

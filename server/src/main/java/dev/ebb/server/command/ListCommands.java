@@ -12,7 +12,6 @@ import static dev.ebb.server.command.CommandSpec.spec;
 import dev.ebb.server.Client;
 import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.storage.types.ListValue;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -154,6 +153,11 @@ public final class ListCommands {
         return c.server().config().listMaxListpackSize();
     }
 
+    /** {@code list-compress-depth}: the quicklist nodes left uncompressed at each end. */
+    static int depth(Client c) {
+        return c.server().config().listCompressDepth();
+    }
+
     static void push(ListValue list, int where, byte[] element) {
         if (where == HEAD) {
             list.pushHead(element);
@@ -197,7 +201,7 @@ public final class ListCommands {
         for (int i = 2; i < argv.length; i++) {
             addBytes += argv[i].length;
         }
-        list.growing(fill(c), addBytes, argv.length - 2);
+        list.growing(fill(c), depth(c), addBytes, argv.length - 2);
         for (int i = 2; i < argv.length; i++) {
             push(list, where, argv[i]);
         }
@@ -342,7 +346,7 @@ public final class ListCommands {
         }
         ListValue list = (ListValue) found;
         // As Redis, the list converts for the new element before the index is checked.
-        list.growing(fill(c), argv[3].length, 1);
+        list.growing(fill(c), depth(c), argv[3].length, 1);
         // Redis passes the index on as a C int: only its low 32 bits count (2^63-1 is -1).
         int at = position((int) Arguments.parseLong(argv[2]), list.size());
         if (at < 0) {
@@ -375,17 +379,16 @@ public final class ListCommands {
         }
         ListValue list = (ListValue) found;
         // As Redis, the list converts before the pivot is looked for.
-        list.growing(fill(c), argv[4].length, 1);
-        for (int i = 0; i < list.size(); i++) {
-            if (Arrays.equals(list.get(i), argv[3])) {
-                long before = list.memoryBytes();
-                list.insert(i, after, argv[4]);
-                finishChange(c, argv[1], list, before, "linsert");
-                c.reply().integer(list.size());
-                return;
-            }
+        list.growing(fill(c), depth(c), argv[4].length, 1);
+        int pivot = list.indexOf(argv[3]);
+        if (pivot < 0) {
+            c.reply().integer(-1);
+            return;
         }
-        c.reply().integer(-1);
+        long before = list.memoryBytes();
+        list.insert(pivot, after, argv[4]);
+        finishChange(c, argv[1], list, before, "linsert");
+        c.reply().integer(list.size());
     }
 
     /** LREM key count element: count > 0 from the head, < 0 from the tail, 0 all. O(n). */
@@ -405,24 +408,7 @@ public final class ListCommands {
         ListValue list = (ListValue) found;
         long before = list.memoryBytes();
         long limit = count == 0 ? Long.MAX_VALUE : Math.abs(count == Long.MIN_VALUE ? Long.MAX_VALUE : count);
-        long removed = 0;
-        if (count >= 0) {
-            for (int i = 0; i < list.size() && removed < limit; ) {
-                if (Arrays.equals(list.get(i), argv[3])) {
-                    list.removeAt(i);
-                    removed++;
-                } else {
-                    i++;
-                }
-            }
-        } else {
-            for (int i = list.size() - 1; i >= 0 && removed < limit; i--) {
-                if (Arrays.equals(list.get(i), argv[3])) {
-                    list.removeAt(i);
-                    removed++;
-                }
-            }
-        }
+        long removed = list.removeMatching(argv[3], limit, count < 0);
         if (removed > 0) {
             finishChange(c, argv[1], list, before, "lrem");
         }
@@ -531,7 +517,7 @@ public final class ListCommands {
         List<Integer> matches = new java.util.ArrayList<>();
         for (long seen = 0; seen < limit && matches.size() < wanted; seen++) {
             int at = rank > 0 ? (int) seen : size - 1 - (int) seen;
-            if (Arrays.equals(list.get(at), argv[2])) {
+            if (list.matches(at, argv[2])) {
                 if (skip > 0) {
                     skip--;
                 } else {

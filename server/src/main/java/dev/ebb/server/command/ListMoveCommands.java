@@ -86,14 +86,14 @@ public final class ListMoveCommands {
         String popEvent = from == HEAD ? "lpop" : "rpop";
         if (dst == null) {
             ListValue created = new ListValue();
-            created.growing(ListCommands.fill(c), sourceList.movedBytes(element), 1);
+            created.growing(ListCommands.fill(c), ListCommands.depth(c), sourceList.movedBytes(element), 1);
             ListCommands.push(created, to, element);
             ListCommands.storeNew(c, destination, created, pushEvent);
             ListCommands.finishChange(c, source, sourceList, srcBefore, popEvent);
         } else {
             ListValue target = (ListValue) dst;
             long dstBefore = target == sourceList ? srcBefore : target.memoryBytes();
-            target.growing(ListCommands.fill(c), sourceList.movedBytes(element), 1);
+            target.growing(ListCommands.fill(c), ListCommands.depth(c), sourceList.movedBytes(element), 1);
             ListCommands.push(target, to, element);
             ListCommands.finishChange(c, destination, target, dstBefore, pushEvent);
             if (target != sourceList) {

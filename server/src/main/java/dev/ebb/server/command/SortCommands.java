@@ -460,7 +460,7 @@ public final class SortCommands {
      */
     private static void store(Client c, Item[] items, int from, int to, Options o) {
         int fill = c.server().config().listMaxListpackSize();
-        ListValue list = ListValue.quicklist(fill);
+        ListValue list = ListValue.quicklist(fill, c.server().config().listCompressDepth());
         for (int j = from; j <= to; j++) {
             if (o.gets.isEmpty()) {
                 list.pushTail(items[j].element);

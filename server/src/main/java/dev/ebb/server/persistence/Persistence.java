@@ -490,7 +490,7 @@ public final class Persistence {
     static RdbLimits limits(ServerConfig c) {
         return new RdbLimits(c.hashMaxListpackEntries(), c.hashMaxListpackValue(), c.setMaxIntsetEntries(),
                 c.setMaxListpackEntries(), c.setMaxListpackValue(), c.zsetMaxListpackEntries(),
-                c.zsetMaxListpackValue(), c.listMaxListpackSize());
+                c.zsetMaxListpackValue(), c.listMaxListpackSize(), c.listCompressDepth());
     }
 
     Database[] databases() {

@@ -31,7 +31,8 @@ final class RdbBase {
         ServerConfig config = server.config();
         RdbLimits limits = new RdbLimits(config.hashMaxListpackEntries(), config.hashMaxListpackValue(),
                 config.setMaxIntsetEntries(), config.setMaxListpackEntries(), config.setMaxListpackValue(),
-                config.zsetMaxListpackEntries(), config.zsetMaxListpackValue(), config.listMaxListpackSize());
+                config.zsetMaxListpackEntries(), config.zsetMaxListpackValue(), config.listMaxListpackSize(),
+                config.listCompressDepth());
         long now = server.nowMs();
         List<byte[]> functions = new ArrayList<>();
         try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 1 << 16)) {

@@ -17,7 +17,7 @@ import com.ning.compress.lzf.impl.VanillaChunkEncoder;
  *
  * <p>Not thread-safe: one instance per writer or reader (the encoder keeps a hash table).
  */
-final class Lzf {
+public final class Lzf {
     private static final int SLICE = 0xFFFF;
 
     private final Encoder encoder = new Encoder();
@@ -30,7 +30,7 @@ final class Lzf {
      *
      * @return the compressed length, its bytes in {@link #output()}; or 0 if it does not compress
      */
-    int compress(byte[] in, int off, int len) {
+    public int compress(byte[] in, int off, int len) {
         if (len <= 4) {
             return 0;
         }
@@ -47,7 +47,7 @@ final class Lzf {
     }
 
     /** The buffer holding the last {@link #compress} result. */
-    byte[] output() {
+    public byte[] output() {
         return scratch;
     }
 
@@ -56,7 +56,7 @@ final class Lzf {
      *
      * @throws RdbException if the block is corrupt
      */
-    void decompress(byte[] in, byte[] out) throws RdbException {
+    public void decompress(byte[] in, byte[] out) throws RdbException {
         try {
             decoder.decodeChunk(in, 0, out, 0, out.length);
         } catch (LZFException | RuntimeException e) {

@@ -101,7 +101,7 @@ final class RdbOutput {
     }
 
     /** rdbSaveLzfBlob: the LZF marker, compressed and original lengths, the compressed bytes. */
-    private void writeLzfBlob(byte[] data, int compressedLength, int originalLength) throws IOException {
+    void writeLzfBlob(byte[] data, int compressedLength, int originalLength) throws IOException {
         writeByte((RdbConstants.ENCVAL << 6) | RdbConstants.ENC_LZF);
         writeLength(compressedLength);
         writeLength(originalLength);

@@ -119,7 +119,7 @@ final class ValueReader {
             return null;
         }
         int fill = limits.listMaxListpackSize();
-        ListValue list = ListValue.quicklist(fill);
+        ListValue list = ListValue.quicklist(fill, limits.listCompressDepth());
         for (byte[] e : items) {
             list.pushTail(e);
         }

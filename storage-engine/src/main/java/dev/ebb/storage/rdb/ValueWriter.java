@@ -135,25 +135,26 @@ final class ValueWriter {
         }
     }
 
+    /**
+     * Redis 7.2's rdbSaveObject for a list (listpack or quicklist alike): the node count, then each
+     * node as a packed container, its listpack as a string, or as an LZF blob when the node is
+     * compressed (the list's own compressed bytes, written as they are).
+     */
     private void writeList(ListValue list) throws IOException {
-        int[] counts = list.quicklistNodeCounts();
-        int nodes = 0;
-        for (int c : counts) {
-            nodes += c > 0 ? 1 : 0;
-        }
-        out.writeLength(nodes);
-        int index = 0;
-        for (int c : counts) {
-            if (c == 0) {
-                continue;
+        out.writeLength(list.nodeCount());
+        list.writeNodes(new ListValue.NodeSink() {
+            @Override
+            public void listpack(byte[] buf, int off, int len) throws IOException {
+                out.writeLength(RdbConstants.QUICKLIST_NODE_PACKED);
+                out.writeString(buf, off, len);
             }
-            listpack.reset();
-            for (int i = 0; i < c; i++) {
-                listpack.append(list.get(index++));
+
+            @Override
+            public void compressed(byte[] lzf, long listpackBytes) throws IOException {
+                out.writeLength(RdbConstants.QUICKLIST_NODE_PACKED);
+                out.writeLzfBlob(lzf, lzf.length, (int) listpackBytes);
             }
-            out.writeLength(RdbConstants.QUICKLIST_NODE_PACKED);
-            out.writeString(listpack.toBytes());
-        }
+        });
     }
 
     private void writeIntset(SetValue set) throws IOException {

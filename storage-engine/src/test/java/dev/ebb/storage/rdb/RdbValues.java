@@ -28,7 +28,7 @@ final class RdbValues {
     }
 
     static ListValue list(String... items) {
-        ListValue list = ListValue.quicklist(LIMITS.listMaxListpackSize());
+        ListValue list = ListValue.quicklist(LIMITS.listMaxListpackSize(), LIMITS.listCompressDepth());
         for (String s : items) {
             list.pushTail(b(s));
         }

@@ -215,13 +215,13 @@ final class AggregateValuesPropertyTest {
         ListValue list = new ListValue();
         byte[] element = bytes("x".repeat(100));
         while (list.estimatedListpackBytes() + element.length <= 8192) {
-            list.growing(-2, element.length, 1);
+            list.growing(-2, 0, element.length, 1);
             list.pushTail(element);
             list.settle(-2);
             assertEquals("listpack", list.encodingName());
         }
 
-        list.growing(-2, element.length, 1);
+        list.growing(-2, 0, element.length, 1);
         list.pushTail(element);
         list.settle(-2);
         assertEquals("quicklist", list.encodingName());
@@ -238,11 +238,11 @@ final class AggregateValuesPropertyTest {
     @Test
     void quicklistOfSeveralNodesShouldStayAQuicklistUntilOneNodeIsLeft() {
         ListValue list = new ListValue();
-        list.growing(4, 4, 4);
+        list.growing(4, 0, 4, 4);
         for (String e : List.of("a", "b", "c", "d")) {
             list.pushTail(bytes(e));
         }
-        list.growing(4, 1, 1);
+        list.growing(4, 0, 1, 1);
         list.pushTail(bytes("e"));
         assertEquals("quicklist", list.encodingName());
 

@@ -45,6 +45,8 @@ public final class Client {
     /** The client tracking notifications are redirected to has gone (CLIENT LIST flag {@code R}). */
     public static final int FLAG_TRACKING_BROKEN_REDIR = 1 << 14;
     /** Every tracking flag: CLIENT TRACKING OFF and disconnection clear them all. */
+    /** The connection this replica receives its primary's stream on (CLIENT LIST {@code flags=M}). */
+    public static final int FLAG_MASTER = 1 << 15;
     public static final int TRACKING_FLAGS = FLAG_TRACKING | FLAG_TRACKING_BCAST | FLAG_TRACKING_OPTIN
             | FLAG_TRACKING_OPTOUT | FLAG_TRACKING_NOLOOP | FLAG_TRACKING_CACHING | FLAG_TRACKING_BROKEN_REDIR;
 

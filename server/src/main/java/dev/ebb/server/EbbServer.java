@@ -119,6 +119,7 @@ public final class EbbServer implements AutoCloseable {
             }));
         }
         loop.run(loop.cron()::start);
+        loop.run(server.primaryLink()::startFromConfig);
     }
 
     private ServerBootstrap bootstrap(ServerConfig config, boolean epoll, Server server, RespLimits limits,
@@ -336,6 +337,7 @@ public final class EbbServer implements AutoCloseable {
             ch.close().awaitUninterruptibly();
         }
         loop.cron().stop();
+        loop.run(() -> loop.server().primaryLink().stop());
         stopAof();
         ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         if (separateLoop != null) {

@@ -504,6 +504,9 @@ public final class ClientCommands {
     /** CLIENT LIST's flag letters, Redis's order; {@code N} for none. */
     private static String flags(Client client) {
         StringBuilder sb = new StringBuilder(4);
+        if (client.hasFlag(Client.FLAG_MASTER)) {
+            sb.append('M');
+        }
         if (client.hasFlag(Client.FLAG_MONITOR)) {
             sb.append('O');
         }
@@ -537,12 +540,15 @@ public final class ClientCommands {
         return sb.length() == 0 ? "N" : sb.toString();
     }
 
-    /** The client types CLIENT LIST / KILL TYPE accept; Ebb has no master or replica clients yet. */
+    /** The client types CLIENT LIST / KILL TYPE accept. */
     enum ClientType {
         NORMAL, MASTER, REPLICA, PUBSUB;
 
         /** A subscribed client is PUBSUB, any other (MONITOR included) NORMAL, as Redis classifies them. */
         static ClientType of(Client client) {
+            if (client.hasFlag(Client.FLAG_MASTER)) {
+                return MASTER;
+            }
             return client.subscriptions().active() ? PUBSUB : NORMAL;
         }
 

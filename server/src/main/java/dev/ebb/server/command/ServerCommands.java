@@ -264,6 +264,10 @@ public final class ServerCommands {
     /** ROLE: Ebb is always a master without replicas: {@code master}, offset 0, no replicas. */
     static void role(Client c, byte[][] argv) {
         RespWriter w = c.reply();
+        if (c.server().primaryLink().active()) {
+            c.server().primaryLink().role(w);
+            return;
+        }
         w.arrayHeader(3);
         w.bulk("master");
         w.integer(0);

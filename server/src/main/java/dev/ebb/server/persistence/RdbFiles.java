@@ -32,12 +32,23 @@ final class RdbFiles {
     }
 
     /** The AUX fields Redis 7.2 writes for a primary without replicas, in its order. */
-    static Map<String, byte[]> auxFields(long nowMs, long usedMemory) {
+    /**
+     * The AUX fields of a save, with Redis's {@code repl-stream-db}, {@code repl-id} and {@code repl-offset} when
+     * the server is in a replication history (a replica, or a primary with a backlog), so that a replica restarted
+     * from this file can continue with PSYNC.
+     */
+    static Map<String, byte[]> auxFields(long nowMs, long usedMemory, Server server) {
         Map<String, byte[]> aux = new LinkedHashMap<>();
         aux.put("redis-ver", ascii(Server.REDIS_VERSION));
         aux.put("redis-bits", ascii("64"));
         aux.put("ctime", ascii(Long.toString(nowMs / 1000)));
         aux.put("used-mem", ascii(Long.toString(usedMemory)));
+        dev.ebb.server.replication.ReplicationState r = server == null ? null : server.replication();
+        if (r != null && r.backlog() != null) {
+            aux.put("repl-stream-db", ascii(Integer.toString(server.primaryLink().streamDb())));
+            aux.put("repl-id", ascii(r.replid()));
+            aux.put("repl-offset", ascii(Long.toString(r.offset())));
+        }
         aux.put("aof-base", ascii("0"));
         return aux;
     }

@@ -380,7 +380,7 @@ public final class InfoCommand {
         dev.ebb.server.replication.PrimaryLink link = s.primaryLink();
         if (link.active()) {
             field(out, "role", "slave");
-            link.appendInfo(out, s.nowMs());
+            link.appendInfo(out);
         } else {
             field(out, "role", "master");
         }

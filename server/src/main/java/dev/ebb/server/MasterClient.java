@@ -81,6 +81,11 @@ public final class MasterClient {
         return client.lastInteractionMs();
     }
 
+    /** Whether CLIENT KILL closed it: the link is then dropped and reconnects, as Redis's freeClient of the master. */
+    public boolean killed() {
+        return client.closed();
+    }
+
     /** Removes the client from the list (the link is gone); an open transaction is discarded. */
     public void close() {
         client.markClosed();

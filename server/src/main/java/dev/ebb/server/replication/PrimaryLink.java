@@ -366,6 +366,9 @@ public final class PrimaryLink {
             waiting.add(bytes);
             return;
         }
+        if (dropIfKilled()) {
+            return;
+        }
         lastIoMs = System.currentTimeMillis();
         readOffset += bytes.length;
         parser.append(bytes, 0, bytes.length);
@@ -392,6 +395,18 @@ public final class PrimaryLink {
             LOG.warn("{}", e.getMessage());
             channel.close();
         }
+    }
+
+    /** CLIENT KILL of the master client: drop the link (it reconnects and continues with PSYNC). */
+    private boolean dropIfKilled() {
+        if (master == null || !master.killed()) {
+            return false;
+        }
+        LOG.info("Master client killed: dropping the link with the master");
+        if (channel != null) {
+            channel.close();
+        }
+        return true;
     }
 
     private static boolean isGetAck(byte[][] argv) {
@@ -461,6 +476,9 @@ public final class PrimaryLink {
                 }
             }
             case CONNECTED -> {
+                if (dropIfKilled()) {
+                    return;
+                }
                 if (now - lastIoMs > timeoutMs) {
                     LOG.warn("MASTER timeout: no data nor PING received...");
                     timeOut();

@@ -49,9 +49,8 @@ class DirectivesTest {
         return names;
     }
 
-    /** Directives without a default value stand in the file as a commented example line. */
-    private static final List<String> COMMENTED_EXAMPLES = List.of("requirepass", "replicaof", "masterauth",
-            "masteruser", "replica-announce-ip", "replica-announce-port");
+    /** A password and a primary to follow stand in the file as commented examples: set, they change behaviour. */
+    private static final List<String> COMMENTED_EXAMPLES = List.of("requirepass", "replicaof");
 
     private static String commentedExample(String line) {
         for (String name : COMMENTED_EXAMPLES) {

@@ -70,6 +70,11 @@ final class CommandLoop {
         }
     }
 
+    /** A new client id, unique among all connections (the replication link's master client too). */
+    long nextClientId() {
+        return nextClientId.getAndIncrement();
+    }
+
     /** Called on the IO thread when a connection opens; registration happens on the loop. */
     Client newClient(Channel channel) {
         server.stats().totalConnectionsReceived.incrementAndGet();

@@ -114,7 +114,8 @@ final class Cron {
         ActiveExpireCycle cycle = server.expireCycle();
         // CLIENT PAUSE holds active expiry (the cycle ends without work).
         server.tick();
-        boolean more = !server.pause().active() && cycle.runSlice(server.nowMs());
+        // A replica never expires keys itself: its primary sends the DELs (Redis runs no active cycle on a replica).
+        boolean more = !server.pause().active() && !server.primaryLink().active() && cycle.runSlice(server.nowMs());
         if (!more) {
             recordExpireCycle(cycle.expireCycleCpuNanos() - slowCycleStartCpuNanos);
         }
@@ -153,7 +154,7 @@ final class Cron {
         ActiveExpireCycle cycle = server.expireCycle();
         long before = cycle.expireCycleCpuNanos();
         server.tick();
-        if (!server.pause().active()) {
+        if (!server.pause().active() && !server.primaryLink().active()) {
             cycle.runFast(server.nowMs());
         }
         recordExpireCycle(cycle.expireCycleCpuNanos() - before);

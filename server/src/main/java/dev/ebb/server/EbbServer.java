@@ -123,6 +123,7 @@ public final class EbbServer implements AutoCloseable {
             }));
         }
         loop.run(loop.cron()::start);
+        loop.run(server.primaryLink()::startFromConfig);
     }
 
     /** Binds the cluster bus and starts its cron on the loop; a bus that cannot bind stops the start. */
@@ -360,6 +361,7 @@ public final class EbbServer implements AutoCloseable {
         if (config.clusterEnabled()) {
             loop.server().cluster().shutdown();
         }
+        loop.run(() -> loop.server().primaryLink().stop());
         stopAof();
         ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         if (separateLoop != null) {

@@ -179,7 +179,8 @@ public final class MemoryGuard {
 
     private Evictor.Outcome evict(long limit) {
         // CLIENT PAUSE holds eviction, as Redis does: nothing is evicted and nothing refused meanwhile.
-        if (Evictor.usedMemory(dbs) <= limit || server.pause().active()) {
+        // A replica never evicts (Redis's default replica-ignore-maxmemory yes): its primary's DELs do.
+        if (Evictor.usedMemory(dbs) <= limit || server.pause().active() || server.primaryLink().active()) {
             return Evictor.Outcome.OK;
         }
         long start = System.nanoTime();

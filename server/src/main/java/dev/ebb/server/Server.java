@@ -85,6 +85,7 @@ public final class Server {
     private final Propagation propagation = new Propagation();
     private final dev.ebb.server.replication.ReplicationState replication;
     private final dev.ebb.server.replication.ReplicationPrimary replicationPrimary;
+    private final dev.ebb.server.replication.PrimaryLink primaryLink = new dev.ebb.server.replication.PrimaryLink(this);
     private final dev.ebb.server.persistence.AppendOnlyFile aof;
     private final Cluster cluster;
     private final BlockingKeys blockingKeys = new BlockingKeys(this);
@@ -357,6 +358,9 @@ public final class Server {
             reject(c, spec, Errors.NOREPLICAS);
             return;
         }
+        if (primaryLink.active() && replicaRefuses(c, spec)) {
+            return;
+        }
         if (persistence.loading() && !spec.has(CommandFlags.LOADING)) {
             reject(c, spec, Errors.LOADING);
             return;
@@ -374,6 +378,36 @@ public final class Server {
             return;
         }
         execute(c, spec, argv);
+    }
+
+    /**
+     * A replica's refusals, as Redis's processCommand: writes under {@code replica-read-only} (READONLY), and, while
+     * the link is down under {@code replica-serve-stale-data no}, every command without the stale flag (MASTERDOWN).
+     * EXEC counts as what it queued.
+     *
+     * @return true if the command was refused
+     */
+    private boolean replicaRefuses(Client c, CommandSpec spec) {
+        boolean exec = spec.name().equals("exec") && c.inMulti();
+        if (config.replicaReadOnly() && (spec.has(CommandFlags.WRITE) || (exec && queuedWrite(c.transaction())))) {
+            reject(c, spec, Errors.READONLY_REPLICA);
+            return true;
+        }
+        if (!config.replicaServeStaleData() && !primaryLink.connected()
+                && (!spec.has(CommandFlags.STALE) || (exec && queuedDenyStale(c.transaction())))) {
+            reject(c, spec, Errors.MASTERDOWN);
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean queuedDenyStale(Transaction t) {
+        for (int i = 0; i < t.size(); i++) {
+            if (!t.spec(i).has(CommandFlags.STALE)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a transaction queued a write command (Redis's mstate.cmd_flags & CMD_WRITE). */
@@ -779,6 +813,29 @@ public final class Server {
     void attach(CommandLoop commandLoop) {
         this.loop = commandLoop;
         persistence.useLoop(commandLoop.executor());
+        primaryLink.useLoop(commandLoop.executor());
+    }
+
+    /** The replica side of replication: REPLICAOF, the link to the primary, the applied stream. */
+    public dev.ebb.server.replication.PrimaryLink primaryLink() {
+        return primaryLink;
+    }
+
+    /** Sets what lazy expiry does in every database: delete (a primary), or hide / keep (a replica). */
+    public void expiryMode(Database.ExpiryMode mode) {
+        for (Database db : dbs) {
+            db.setExpiryMode(mode);
+        }
+    }
+
+    /** The TCP port the first listener is bound to (what a replica announces to its primary), or 0. */
+    public int boundPort() {
+        for (io.netty.channel.Channel ch : listeners) {
+            if (ch.localAddress() instanceof java.net.InetSocketAddress inet) {
+                return inet.getPort();
+            }
+        }
+        return config.port();
     }
 
     /** RDB persistence: SAVE/BGSAVE, save points, loading, the change counter. */

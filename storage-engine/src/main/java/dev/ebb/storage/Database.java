@@ -95,6 +95,7 @@ public final class Database {
     private long expiredKeys;
 
     private final AccessMeta access;
+    private ExpiryMode expiryMode = ExpiryMode.DELETE;
 
     private byte[][] scanKeys = new byte[SCAN_BUFFER_INITIAL][];
     private Object[] scanValues = new Object[SCAN_BUFFER_INITIAL];
@@ -139,6 +140,28 @@ public final class Database {
 
     public int id() {
         return id;
+    }
+
+    /**
+     * What lazy expiry does with a key whose time has passed (Redis's expireIfNeeded on a primary
+     * or on a replica). A replica never deletes keys itself: its primary sends the DEL.
+     */
+    public enum ExpiryMode {
+        /** A primary: the key is deleted and reported to the listeners. */
+        DELETE,
+        /** A replica serving its clients: the key is hidden from lookups but stays stored. */
+        HIDE,
+        /** A replica running its primary's commands: the key is live until the primary deletes it. */
+        KEEP
+    }
+
+    /** Sets what lazy expiry does ({@link ExpiryMode}); {@link ExpiryMode#DELETE} by default. */
+    public void setExpiryMode(ExpiryMode mode) {
+        this.expiryMode = mode;
+    }
+
+    public ExpiryMode expiryMode() {
+        return expiryMode;
     }
 
     /** Sets the listener told about inserted keys ({@link NewKeyListener#NONE} to stop). */
@@ -245,7 +268,8 @@ public final class Database {
     /**
      * Deletes {@code key} if it has a time to live that has passed ({@code nowMs > expireAt}):
      * counts it in {@link #expiredKeys()} and tells the {@link ExpiryListener}. Redis's
-     * expireIfNeeded on a primary. Used by every lookup here, by the active expire cycle, and by
+     * expireIfNeeded. Under {@link ExpiryMode#HIDE} the key is reported gone but not deleted, under
+     * {@link ExpiryMode#KEEP} it is reported live (a replica). Used by every lookup here, by the active expire cycle, and by
      * commands that delete without a lookup (DEL checks this first, so an expired key is reported
      * as expired, not as deleted).
      *
@@ -258,6 +282,9 @@ public final class Database {
         long when = expires.get(key, MISSING);
         if (when == MISSING || nowMs <= when) {
             return false;
+        }
+        if (expiryMode != ExpiryMode.DELETE) {
+            return expiryMode == ExpiryMode.HIDE;
         }
         Object value = removeEntry(key);
         expiredKeys++;

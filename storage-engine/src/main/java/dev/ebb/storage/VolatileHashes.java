@@ -74,7 +74,8 @@ public final class VolatileHashes {
      * @return the number of fields removed
      */
     int expire(Database db, byte[] key, long nowMs, int limit) {
-        if (db.expireIfNeeded(key, nowMs)) {
+        if (db.expireIfNeeded(key, nowMs) || db.expiryMode() != Database.ExpiryMode.DELETE) {
+            // A replica keeps due fields until its primary's HDEL arrives.
             return 0;
         }
         Dict<Object> dict = db.mainDict();

@@ -507,6 +507,9 @@ public final class ClientCommands {
         if (client.replicaLink() != null && client.replicaLink().isReplica()) {
             sb.append('S');
         }
+        if (client.hasFlag(Client.FLAG_MASTER)) {
+            sb.append('M');
+        }
         if (client.hasFlag(Client.FLAG_MONITOR)) {
             sb.append('O');
         }
@@ -548,6 +551,9 @@ public final class ClientCommands {
         static ClientType of(Client client) {
             if (client.replicaLink() != null && client.replicaLink().isReplica()) {
                 return REPLICA;
+            }
+            if (client.hasFlag(Client.FLAG_MASTER)) {
+                return MASTER;
             }
             return client.subscriptions().active() ? PUBSUB : NORMAL;
         }

@@ -6,6 +6,7 @@ public final class Commands {
             ConnectionCommands.specs(),
             ClientCommands.specs(),
             ServerCommands.specs(),
+            ReplicaOfCommands.specs(),
             PersistenceCommands.specs(),
             InfoCommand.specs(),
             CommandDocs.specs(),

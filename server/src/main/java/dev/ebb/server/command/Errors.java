@@ -59,6 +59,13 @@ public final class Errors {
             + "configured to report errors during writes if RDB snapshotting fails (stop-writes-on-bgsave-error option). "
             + "Please check the Redis logs for details about the RDB error.";
     public static final String LOADING = "LOADING Redis is loading the dataset in memory";
+    /** Redis's shared.roslaveerr: a write on a read-only replica. */
+    public static final String READONLY_REPLICA = "READONLY You can't write against a read only replica.";
+    /** Redis's shared.masterdownerr: the link is down under replica-serve-stale-data no. */
+    public static final String MASTERDOWN =
+            "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
+    public static final String INVALID_MASTER_PORT = "ERR Invalid master port";
+    public static final String REPLICAOF_IN_CLUSTER = "ERR REPLICAOF not allowed in cluster mode.";
     public static final String BGSAVE_IN_PROGRESS = "ERR Background save already in progress";
     public static final String AOF_REWRITE_IN_PROGRESS = "ERR Background append only file rewriting already in progress";
     public static final String BGSAVE_CHILD_ACTIVE = "ERR Another child process is active (AOF?): can't BGSAVE right now."

@@ -375,7 +375,13 @@ public final class InfoCommand {
 
     private static void replication(StringBuilder out, Server s) {
         out.append("# Replication\r\n");
-        field(out, "role", "master");
+        dev.ebb.server.replication.PrimaryLink link = s.primaryLink();
+        if (link.active()) {
+            field(out, "role", "slave");
+            link.appendInfo(out);
+        } else {
+            field(out, "role", "master");
+        }
         s.replicationPrimary().appendReplicaLines(out);
         field(out, "master_failover_state", "no-failover");
         dev.ebb.server.replication.ReplicationState r = s.replication();

@@ -263,6 +263,10 @@ public final class ServerCommands {
 
     /** ROLE of a primary: {@code master}, the replication offset, and each online replica's address and acked offset. */
     static void role(Client c, byte[][] argv) {
+        if (c.server().primaryLink().active()) {
+            c.server().primaryLink().role(c.reply());
+            return;
+        }
         c.server().replicationPrimary().role(c.reply());
     }
 

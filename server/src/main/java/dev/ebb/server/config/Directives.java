@@ -123,6 +123,31 @@ final class Directives {
             Int.range(0, INT_MAX), 0L, Mutability.MUTABLE).alias("min-slaves-to-write"));
     static final Directive<Long> MIN_REPLICAS_MAX_LAG = add(new Spec<>("min-replicas-max-lag",
             Int.range(0, INT_MAX), 10L, Mutability.MUTABLE).alias("min-slaves-max-lag"));
+    // REPLICATION (the replica side; Redis's names, aliases and defaults)
+    /**
+     * Empty: a primary. Ebb as Redis: REPLICAOF changes it at run time (CONFIG GET and REWRITE show it), CONFIG SET
+     * refuses it.
+     */
+    static final Directive<List<String>> REPLICAOF = add(new Spec<>("replicaof", new SpecialTypes.ReplicaOf(),
+            List.of(), Mutability.IMMUTABLE).alias("slaveof"));
+    static final Directive<String> MASTERAUTH = add(new Spec<>("masterauth", Text.any(), "", Mutability.MUTABLE)
+            .sensitive());
+    static final Directive<String> MASTERUSER = add("masteruser", Text.any(), "", Mutability.MUTABLE);
+    static final Directive<Boolean> REPLICA_SERVE_STALE_DATA = add(new Spec<>("replica-serve-stale-data",
+            Bool.yesNo(), true, Mutability.MUTABLE).alias("slave-serve-stale-data"));
+    static final Directive<Boolean> REPLICA_READ_ONLY = add(new Spec<>("replica-read-only", Bool.yesNo(), true,
+            Mutability.MUTABLE).alias("slave-read-only"));
+    /** Ebb: only "disabled" (the RDB goes to a temp file in dir, then loads into fresh databases that swap in). */
+    static final Directive<ReplDisklessLoad> REPL_DISKLESS_LOAD = add("repl-diskless-load",
+            Enumeration.of(ReplDisklessLoad.class), ReplDisklessLoad.DISABLED, Mutability.MUTABLE);
+    static final Directive<Long> REPLICA_PRIORITY = add(new Spec<>("replica-priority", Int.range(0, INT_MAX), 100L,
+            Mutability.MUTABLE).alias("slave-priority"));
+    static final Directive<Boolean> REPLICA_ANNOUNCED = add("replica-announced", Bool.yesNo(), true,
+            Mutability.MUTABLE);
+    static final Directive<String> REPLICA_ANNOUNCE_IP = add(new Spec<>("replica-announce-ip", Text.any(), "",
+            Mutability.MUTABLE).alias("slave-announce-ip"));
+    static final Directive<Long> REPLICA_ANNOUNCE_PORT = add(new Spec<>("replica-announce-port", Int.range(0, 65535),
+            0L, Mutability.MUTABLE).alias("slave-announce-port"));
 
     // SECURITY
     static final Directive<String> REQUIREPASS = add(new Spec<>("requirepass", Text.any(), "", Mutability.MUTABLE)

@@ -224,6 +224,60 @@ public final class ServerConfig {
         return value(Directives.SAVE);
     }
 
+    // ---------------------------------------------------------------- REPLICATION
+
+    /** {@code replicaof}: the primary's host and port, or an empty list on a primary. */
+    public List<String> replicaof() {
+        return value(Directives.REPLICAOF);
+    }
+
+    /**
+     * REPLICAOF host port / NO ONE: records the new primary (empty for none) so that CONFIG GET and CONFIG REWRITE
+     * show it, as Redis's masterhost/masterport do. Not a CONFIG SET: no listener runs.
+     */
+    public synchronized void replicaof(List<String> hostPort) {
+        Object[] next = values.clone();
+        next[Directives.REPLICAOF.index] = List.copyOf(hostPort);
+        values = next;
+    }
+
+    public String masterauth() {
+        return value(Directives.MASTERAUTH);
+    }
+
+    public String masteruser() {
+        return value(Directives.MASTERUSER);
+    }
+
+    public boolean replicaServeStaleData() {
+        return value(Directives.REPLICA_SERVE_STALE_DATA);
+    }
+
+    public boolean replicaReadOnly() {
+        return value(Directives.REPLICA_READ_ONLY);
+    }
+
+    /** {@code repl-timeout} in seconds: the link to the primary is dropped after this long without data. */
+    public int replTimeout() {
+        return value(Directives.REPL_TIMEOUT).intValue();
+    }
+
+    public int replicaPriority() {
+        return value(Directives.REPLICA_PRIORITY).intValue();
+    }
+
+    public boolean replicaAnnounced() {
+        return value(Directives.REPLICA_ANNOUNCED);
+    }
+
+    public String replicaAnnounceIp() {
+        return value(Directives.REPLICA_ANNOUNCE_IP);
+    }
+
+    public int replicaAnnouncePort() {
+        return value(Directives.REPLICA_ANNOUNCE_PORT).intValue();
+    }
+
     /** {@code dbfilename}: the RDB file's name in {@link #dir()}. */
     public String dbFilename() {
         return value(Directives.DBFILENAME);
@@ -654,11 +708,6 @@ public final class ServerConfig {
     /** {@code repl-ping-replica-period}: seconds between PINGs in the replication stream. */
     public int replPingReplicaPeriod() {
         return value(Directives.REPL_PING_REPLICA_PERIOD).intValue();
-    }
-
-    /** {@code repl-timeout}: seconds of silence after which a replication link is dropped. */
-    public int replTimeout() {
-        return value(Directives.REPL_TIMEOUT).intValue();
     }
 
     /** {@code min-replicas-to-write}: writes are refused with fewer good replicas (0: never). */

@@ -315,4 +315,52 @@ final class SpecialTypes {
             return null;
         }
     }
+
+    /** {@code replicaof host port}, or {@code replicaof no one} / an empty value for none; shown as {@code host port}. */
+    static final class ReplicaOf implements ValueType<List<String>> {
+        @Override
+        public List<String> parse(List<String> args, List<String> current) throws InvalidValueException {
+            if (args.size() == 1 && args.get(0).isEmpty()) {
+                return List.of();
+            }
+            if (args.size() != 2) {
+                throw new InvalidValueException("wrong number of arguments");
+            }
+            if (args.get(0).equalsIgnoreCase("no") && args.get(1).equalsIgnoreCase("one")) {
+                return List.of();
+            }
+            try {
+                int port = Integer.parseInt(args.get(1));
+                if (port < 0 || port > 65535) {
+                    throw new NumberFormatException();
+                }
+            } catch (NumberFormatException e) {
+                throw new InvalidValueException("Invalid master port");
+            }
+            return List.copyOf(args);
+        }
+
+        @Override
+        public boolean multiArg() {
+            return true;
+        }
+
+        @Override
+        public String format(List<String> value) {
+            return String.join(" ", value);
+        }
+
+        @Override
+        public String fileForm(List<String> value) {
+            return value.isEmpty() ? "\"\"" : String.join(" ", value);
+        }
+
+        @Override
+        public List<RewriteLine> rewrite(String name, List<String> value, List<String> defaultValue) {
+            if (value.isEmpty()) {
+                return List.of();
+            }
+            return List.of(new RewriteLine(name + " " + String.join(" ", value), true));
+        }
+    }
 }

@@ -584,7 +584,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
             expires[i] = dbs[i].expiresSize();
         }
         AofBaseOutput.Preamble preamble = new AofBaseOutput.Preamble(RdbFiles.options(server),
-                RdbFiles.auxFields(nowMs, server.usedMemory(), true), RdbFiles.version(dbs), sizes, expires);
+                RdbFiles.auxFields(nowMs, server.usedMemory(), true, null), RdbFiles.version(dbs), sizes, expires);
         return new AofBaseOutput(temp, preamble, functions, nowMs, -1);
     }
 

@@ -77,6 +77,9 @@ public final class Persistence {
     private final AtomicLong loadedBytes = new AtomicLong();
     private long lastLoadKeysLoaded;
     private long lastLoadKeysExpired;
+    private String loadedReplId;
+    private long loadedReplOffset = -1;
+    private int loadedReplStreamDb;
 
     public Persistence(Server server, long startMs) {
         this.server = server;
@@ -167,7 +170,7 @@ public final class Persistence {
     /** The RDB file as of {@code nowMs}, for SAVE and BGSAVE. */
     private RdbOutput rdbOutput(long nowMs) {
         Database[] dbs = databases();
-        return new RdbOutput(rdbPath(), RdbFiles.options(server), RdbFiles.auxFields(nowMs, server.usedMemory(), false),
+        return new RdbOutput(rdbPath(), RdbFiles.options(server), RdbFiles.auxFields(nowMs, server.usedMemory(), false, server),
                 RdbFiles.version(dbs), functionCodes(), sizes(dbs), expiresSizes(dbs), nowMs);
     }
 
@@ -243,7 +246,7 @@ public final class Persistence {
         lastBgsaveTrySeconds = nowMs / 1000;
         dirtyBeforeBgsave = dirty;
         ServerConfig config = server.config();
-        Map<String, byte[]> aux = RdbFiles.auxFields(nowMs, server.usedMemory(), false);
+        Map<String, byte[]> aux = RdbFiles.auxFields(nowMs, server.usedMemory(), false, server);
         byte[] aofBase = aux.remove("aof-base");
         aux.putAll(replAux);
         aux.put("aof-base", aofBase);
@@ -413,6 +416,70 @@ public final class Persistence {
         t.start();
     }
 
+    /**
+     * A replica's full sync: the primary's RDB, received into {@code received}, becomes {@code dir/dbfilename} (as
+     * Redis renames its transfer file) and loads on its own thread into fresh databases, keeping keys whose time has
+     * passed (the primary will delete them); meanwhile commands get {@code -LOADING}. On the loop, the databases and
+     * functions are swapped in and {@code onLoaded} runs; if the file cannot be read nothing changes and
+     * {@code onFailed} gets the reason.
+     */
+    public void loadSyncPayload(Path received, Runnable onLoaded, java.util.function.Consumer<String> onFailed) {
+        Path path = rdbPath();
+        long nowMs = server.nowMs();
+        try {
+            Files.move(received, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            loadingTotalBytes = Files.size(path);
+        } catch (IOException e) {
+            onFailed.accept("Failed trying to rename the temp DB into " + path.getFileName()
+                    + " in MASTER <-> REPLICA synchronization: " + RdbFiles.reason(e));
+            return;
+        }
+        killBgsave();
+        loading = true;
+        loadingStartSeconds = nowMs / 1000;
+        loadedBytes.set(0);
+        LOG.info("MASTER <-> REPLICA sync: Loading DB in memory");
+        Thread t = new Thread(() -> {
+            try {
+                Database[] fresh = freshDatabases();
+                RdbLoad result = read(path, fresh, nowMs, true);
+                onLoop(() -> {
+                    loading = false;
+                    try {
+                        install(fresh, result);
+                    } catch (FunctionException e) {
+                        onFailed.accept("Failed loading library: " + e.getMessage());
+                        return;
+                    }
+                    onLoaded.run();
+                });
+            } catch (IOException | RuntimeException e) {
+                onLoop(() -> {
+                    loading = false;
+                    onFailed.accept("Failed trying to load the MASTER synchronization DB from disk: " + e.getMessage());
+                });
+            }
+        }, "ebb-sync-load");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The {@code repl-id} of the file loaded at start-up, or null: a replica restarted from it may PSYNC. */
+    public String loadedReplId() {
+        return loadedReplId;
+    }
+
+    /** The {@code repl-offset} of the file loaded at start-up (with {@link #loadedReplId}). */
+    public long loadedReplOffset() {
+        return loadedReplOffset;
+    }
+
+    /** The {@code repl-stream-db} of the file loaded at start-up. */
+    public int loadedReplStreamDb() {
+        return loadedReplStreamDb;
+    }
+
     private void logLoadFailure(Path path, Exception e) {
         if (e instanceof NoSuchFileException || !(e instanceof dev.ebb.storage.rdb.RdbException)) {
             LOG.warn("Fatal error loading the DB: {}. Exiting.", e instanceof IOException io ? RdbFiles.reason(io)
@@ -447,7 +514,14 @@ public final class Persistence {
     }
 
     private RdbLoad read(Path path, Database[] fresh, long nowMs) throws IOException {
+        return read(path, fresh, nowMs, !server.config().replicaof().isEmpty());
+    }
+
+    private RdbLoad read(Path path, Database[] fresh, long nowMs, boolean keepExpired) throws IOException {
         RdbLoad visitor = new RdbLoad(fresh, nowMs, server.config().keyLoadDelay());
+        if (keepExpired) {
+            visitor.keepExpired();
+        }
         RdbReader reader = new RdbReader(limits(server.config()), server.config().rdbChecksum(), nowMs);
         try (InputStream in = new RdbLoad.CountingInput(new BufferedInputStream(Files.newInputStream(path), 1 << 16),
                 loadedBytes)) {
@@ -466,6 +540,9 @@ public final class Persistence {
             dbs[i].swapWith(fresh[i]);
         }
         dirty = 0;
+        loadedReplId = result.replId();
+        loadedReplOffset = result.replOffset();
+        loadedReplStreamDb = result.replStreamDb();
         lastLoadKeysLoaded = result.loaded();
         lastLoadKeysExpired = result.expired();
     }

@@ -32,15 +32,24 @@ final class RdbFiles {
     }
 
     /**
-     * The AUX fields Redis 7.2 writes for a primary without replicas, in its order; {@code aofBase}
-     * for the RDB preamble of an AOF base file.
+     * The AUX fields Redis 7.2 writes, in its order; {@code aofBase} for the RDB preamble of an AOF base
+     * file (which, as Redis's, carries no replication fields). With {@code server} given, Redis's
+     * {@code repl-stream-db}, {@code repl-id} and {@code repl-offset} when the server is in a replication
+     * history (a replica, or a primary with a backlog), so that a replica restarted from this file can
+     * continue with PSYNC.
      */
-    static Map<String, byte[]> auxFields(long nowMs, long usedMemory, boolean aofBase) {
+    static Map<String, byte[]> auxFields(long nowMs, long usedMemory, boolean aofBase, Server server) {
         Map<String, byte[]> aux = new LinkedHashMap<>();
         aux.put("redis-ver", ascii(Server.REDIS_VERSION));
         aux.put("redis-bits", ascii("64"));
         aux.put("ctime", ascii(Long.toString(nowMs / 1000)));
         aux.put("used-mem", ascii(Long.toString(usedMemory)));
+        dev.ebb.server.replication.ReplicationState r = server == null ? null : server.replication();
+        if (r != null && r.backlog() != null) {
+            aux.put("repl-stream-db", ascii(Integer.toString(server.primaryLink().streamDb())));
+            aux.put("repl-id", ascii(r.replid()));
+            aux.put("repl-offset", ascii(Long.toString(r.offset())));
+        }
         aux.put("aof-base", ascii(aofBase ? "1" : "0"));
         return aux;
     }

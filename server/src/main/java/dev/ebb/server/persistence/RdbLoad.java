@@ -29,11 +29,36 @@ final class RdbLoad implements RdbVisitor {
     private long loaded;
     private long expired;
     private final java.util.List<byte[]> functions = new java.util.ArrayList<>();
+    private boolean keepExpired;
+    private String replId;
+    private long replOffset = -1;
+    private int replStreamDb;
 
     RdbLoad(Database[] target, long nowMs, int keyLoadDelayMicros) {
         this.target = target;
         this.nowMs = nowMs;
         this.keyLoadDelayMicros = keyLoadDelayMicros;
+    }
+
+    /** Keeps keys whose time has passed, as Redis's rdbLoad does on a replica (its primary deletes them). */
+    RdbLoad keepExpired() {
+        keepExpired = true;
+        return this;
+    }
+
+    /** The {@code repl-id} AUX field, or null if the file has none. */
+    String replId() {
+        return replId;
+    }
+
+    /** The {@code repl-offset} AUX field, or -1. */
+    long replOffset() {
+        return replOffset;
+    }
+
+    /** The {@code repl-stream-db} AUX field, or 0. */
+    int replStreamDb() {
+        return replStreamDb;
     }
 
     long loaded() {
@@ -66,6 +91,9 @@ final class RdbLoad implements RdbVisitor {
             }
             case "used-mem" -> LOG.info("RDB memory usage when created {} Mb",
                     String.format("%.2f", parse(text) / 1024.0 / 1024.0));
+            case "repl-id" -> replId = text.length() == 40 ? text : null;
+            case "repl-offset" -> replOffset = parse(text);
+            case "repl-stream-db" -> replStreamDb = (int) parse(text);
             default -> {
             }
         }
@@ -83,7 +111,7 @@ final class RdbLoad implements RdbVisitor {
         if (keyLoadDelayMicros != 0) {
             delay();
         }
-        if (expireAtMs != -1 && expireAtMs < nowMs) {
+        if (expireAtMs != -1 && expireAtMs < nowMs && !keepExpired) {
             expired++;
             return;
         }

@@ -270,6 +270,10 @@ final class RedisLib {
             if (readOnly) {
                 return error(WRITE_IN_READ_ONLY);
             }
+            if (server.primaryLink().active() && server.config().replicaReadOnly()
+                    && !caller.hasFlag(Client.FLAG_MASTER)) {
+                return error(dev.ebb.server.command.Errors.READONLY_REPLICA);
+            }
             wrote = true;
         }
         if (server.clusterEnabled()) {

@@ -36,8 +36,9 @@ class DirectivesTest {
         List<String> names = new ArrayList<>();
         for (String line : Files.readAllLines(conf)) {
             String trimmed = line.trim();
-            if (trimmed.startsWith("# requirepass ")) {
-                names.add("requirepass");
+            String example = commentedExample(trimmed);
+            if (example != null) {
+                names.add(example);
             } else if (!trimmed.isEmpty() && !trimmed.startsWith("#")) {
                 String name = ConfigSyntax.splitArgs(trimmed).get(0);
                 if (!names.contains(name)) {
@@ -46,6 +47,18 @@ class DirectivesTest {
             }
         }
         return names;
+    }
+
+    /** A password and a primary to follow stand in the file as commented examples: set, they change behaviour. */
+    private static final List<String> COMMENTED_EXAMPLES = List.of("requirepass", "replicaof");
+
+    private static String commentedExample(String line) {
+        for (String name : COMMENTED_EXAMPLES) {
+            if (line.startsWith("# " + name + " ")) {
+                return name;
+            }
+        }
+        return null;
     }
 
     @Test
@@ -61,7 +74,8 @@ class DirectivesTest {
         assertSame(Directives.HASH_MAX_LISTPACK_ENTRIES, Directives.lookup("HASH-MAX-ZIPLIST-ENTRIES"));
         assertSame(Directives.LIST_MAX_LISTPACK_SIZE, Directives.lookup("list-max-ziplist-size"));
         assertSame(Directives.ZSET_MAX_LISTPACK_VALUE, Directives.lookup("zset-max-ziplist-value"));
-        assertEquals(null, Directives.lookup("slaveof"));
+        assertSame(Directives.REPLICAOF, Directives.lookup("slaveof"));
+        assertSame(Directives.REPLICA_READ_ONLY, Directives.lookup("slave-read-only"));
     }
 
     @Test

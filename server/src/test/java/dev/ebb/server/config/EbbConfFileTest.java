@@ -46,10 +46,10 @@ class EbbConfFileTest {
     }
 
     @Test
-    void setsEveryDirectiveExceptThePasswordByItsCanonicalName() throws Exception {
+    void setsEveryDirectiveExceptThePasswordAndThePrimaryByItsCanonicalName() throws Exception {
         Set<String> expected = new LinkedHashSet<>();
         for (Directive<?> directive : Directives.ALL) {
-            if (directive != Directives.REQUIREPASS) {
+            if (directive != Directives.REQUIREPASS && directive != Directives.REPLICAOF) {
                 expected.add(directive.name);
             }
         }
@@ -62,6 +62,7 @@ class EbbConfFileTest {
         String text = Files.readString(ebbConf());
 
         assertTrue(text.contains("\n# requirepass "), "requirepass example");
+        assertTrue(text.contains("\n# replicaof "), "replicaof example");
         assertTrue(text.contains("\n# rename-command "), "rename-command example");
         assertTrue(text.contains("\n# user "), "user example");
         assertTrue(text.contains("\n# include "), "include example");

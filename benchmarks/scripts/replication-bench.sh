@@ -26,9 +26,9 @@ start() { # kind port -> starts a server, records its pid
   local kind=$1 port=$2 d=$WORK/$1-$2
   mkdir -p "$d"
   if [ "$kind" = ebb ]; then
-    EBB_RELAUNCH=no java -XX:+UseParallelGC -jar "$JAR" --port "$port" --dir "$d" --save '' --repl-diskless-sync-delay 0 >"$d/log" 2>&1 &
+    EBB_RELAUNCH=no java -XX:+UseParallelGC -jar "$JAR" --port "$port" --dir "$d" --save '' --repl-diskless-sync-delay 0 --enable-debug-command yes >"$d/log" 2>&1 &
   else
-    "$REDIS" --port "$port" --dir "$d" --save '' --appendonly no --repl-diskless-sync-delay 0 >"$d/log" 2>&1 &
+    "$REDIS" --port "$port" --dir "$d" --save '' --appendonly no --repl-diskless-sync-delay 0 --enable-debug-command yes >"$d/log" 2>&1 &
   fi
   PIDS+=($!)
   for _ in $(seq 600); do "$CLI" -p "$port" ping 2>/dev/null | grep -q PONG && return; sleep 0.1; done

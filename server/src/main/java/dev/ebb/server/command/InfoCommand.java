@@ -32,10 +32,12 @@ import java.util.Set;
  * <ul>
  *   <li><b>memory</b>: {@code used_memory} is the keyspace's own estimate (sum of
  *       {@link Database#usedMemory()}), not the process's allocations; {@code used_memory_rss} is
- *       the process's resident set from {@code /proc/self/status} (the JVM's committed heap where
- *       there is no /proc); {@code mem_fragmentation_ratio} is the JVM heap's committed bytes over
- *       its used bytes. {@code used_memory_peak} is the highest {@code used_memory} seen by INFO
- *       and by the cron (every tick, as Redis samples it). The {@code jvm_*} fields are Ebb's.</li>
+ *       the process's resident set ({@code VmRSS}); {@code mem_fragmentation_ratio} is that over
+ *       {@code used_memory}, as Redis computes it; the {@code allocator_*} and {@code rss_overhead_*}
+ *       fields are the JVM heap plus Netty's direct memory and the anonymous resident memory
+ *       ({@link ProcessMemory}). {@code used_memory_peak} is the highest {@code used_memory} seen by INFO
+ *       and by the cron (every tick, as Redis samples it). The {@code jvm_*} fields are Ebb's ({@code jvm_direct_memory}: Netty's
+ *       direct memory, counted in {@code allocator_active}).</li>
  *   <li><b>persistence</b>: the RDB fields come from {@link dev.ebb.server.persistence.Persistence}:
  *       {@code rdb_changes_since_last_save} counts changed keys (Redis counts per command), and the
  *       {@code cow} fields report the pre-images a BGSAVE holds for its save thread, Ebb's
@@ -70,7 +72,6 @@ public final class InfoCommand {
     /** Redis's default {@code repl-backlog-size}; Ebb has no backlog and no such directive yet. */
     private static final long REPL_BACKLOG_SIZE = 1024 * 1024;
     private static final int CLOCK_TICKS_PER_SECOND = 100;
-    private static final Path PROC_STATUS = Path.of("/proc/self/status");
     private static final Path PROC_STAT = Path.of("/proc/self/stat");
     /** Redis's LRU clock: seconds, 24 bits ({@code LRU_CLOCK_MAX}). */
     private static final long LRU_CLOCK_MAX = (1 << 24) - 1;
@@ -234,14 +235,15 @@ public final class InfoCommand {
      */
     private static void memory(StringBuilder out, Server s) {
         MemoryCommands.Overhead m = MemoryCommands.overhead(s);
+        ProcessMemory p = m.process();
         long used = m.total();
         long peak = m.peak();
         long maxmemory = s.config().maxmemory();
         out.append("# Memory\r\n");
         field(out, "used_memory", used);
         field(out, "used_memory_human", bytesToHuman(used));
-        field(out, "used_memory_rss", m.rss());
-        field(out, "used_memory_rss_human", bytesToHuman(m.rss()));
+        field(out, "used_memory_rss", p.rss());
+        field(out, "used_memory_rss_human", bytesToHuman(p.rss()));
         field(out, "used_memory_peak", peak);
         field(out, "used_memory_peak_human", bytesToHuman(peak));
         field(out, "used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 0 : 100.0 * used / peak));
@@ -249,9 +251,9 @@ public final class InfoCommand {
         field(out, "used_memory_startup", m.startup());
         field(out, "used_memory_dataset", m.dataset());
         field(out, "used_memory_dataset_perc", String.format(Locale.ROOT, "%.2f%%", m.datasetPerc()));
-        field(out, "allocator_allocated", m.heapUsed());
-        field(out, "allocator_active", m.heapCommitted());
-        field(out, "allocator_resident", m.rss());
+        field(out, "allocator_allocated", p.allocated());
+        field(out, "allocator_active", p.active());
+        field(out, "allocator_resident", p.resident());
         long total = totalSystemMemory();
         field(out, "total_system_memory", total);
         field(out, "total_system_memory_human", bytesToHuman(total));
@@ -267,14 +269,14 @@ public final class InfoCommand {
         field(out, "maxmemory", maxmemory);
         field(out, "maxmemory_human", bytesToHuman(maxmemory));
         field(out, "maxmemory_policy", s.config().maxmemoryPolicy().configName());
-        field(out, "allocator_frag_ratio", ratio(m.allocatorFrag()));
-        field(out, "allocator_frag_bytes", m.heapCommitted() - m.heapUsed());
-        field(out, "allocator_rss_ratio", ratio(m.allocatorRss()));
-        field(out, "allocator_rss_bytes", m.rss() - m.heapCommitted());
-        field(out, "rss_overhead_ratio", ratio(1.0));
-        field(out, "rss_overhead_bytes", 0);
-        field(out, "mem_fragmentation_ratio", ratio(m.allocatorFrag()));
-        field(out, "mem_fragmentation_bytes", m.heapCommitted() - m.heapUsed());
+        field(out, "allocator_frag_ratio", ratio(p.allocatorFragRatio()));
+        field(out, "allocator_frag_bytes", p.active() - p.allocated());
+        field(out, "allocator_rss_ratio", ratio(p.allocatorRssRatio()));
+        field(out, "allocator_rss_bytes", p.resident() - p.active());
+        field(out, "rss_overhead_ratio", ratio(p.rssOverheadRatio()));
+        field(out, "rss_overhead_bytes", p.rss() - p.resident());
+        field(out, "mem_fragmentation_ratio", ratio(m.fragmentation()));
+        field(out, "mem_fragmentation_bytes", p.rss() - used);
         field(out, "mem_not_counted_for_evict", 0);
         field(out, "mem_replication_backlog", 0);
         field(out, "mem_total_replication_buffers", 0);
@@ -287,10 +289,11 @@ public final class InfoCommand {
         // Ebb frees by dropping references, so nothing ever waits for a lazy-free thread.
         field(out, "lazyfree_pending_objects", 0);
         field(out, "lazyfreed_objects", s.stats().lazyfreedObjects());
-        field(out, "jvm_heap_used", m.heapUsed());
-        field(out, "jvm_heap_committed", m.heapCommitted());
+        field(out, "jvm_heap_used", p.heapUsed());
+        field(out, "jvm_heap_committed", p.heapCommitted());
         field(out, "jvm_heap_max", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax());
         field(out, "jvm_memory_returns", s.memoryGuard().memoryReturns());
+        field(out, "jvm_direct_memory", p.directActive());
     }
 
     private static String ratio(double r) {
@@ -460,21 +463,6 @@ public final class InfoCommand {
             return String.format(Locale.ROOT, "%.2fP", d / (1024L * 1024 * 1024 * 1024 * 1024));
         }
         return n + "B";
-    }
-
-    /** The process's resident set size in bytes ({@code VmRSS}), or the JVM's committed heap. */
-    static long residentSetBytes() {
-        try {
-            for (String line : Files.readAllLines(PROC_STATUS, StandardCharsets.US_ASCII)) {
-                if (line.startsWith("VmRSS:")) {
-                    String kb = line.substring("VmRSS:".length()).trim().split("\\s+")[0];
-                    return Long.parseLong(kb) * 1024;
-                }
-            }
-        } catch (IOException | RuntimeException unavailable) {
-            // not Linux, or /proc not mounted: fall back below
-        }
-        return Runtime.getRuntime().totalMemory();
     }
 
     private static long totalSystemMemory() {

@@ -37,13 +37,11 @@ import java.util.Locale;
  *   <li>{@code db.N}: {@code overhead.hashtable.main} is the main dict's slot arrays,
  *       {@code overhead.hashtable.expires} the expiry dict's plus the expiry strategy's index;
  *       {@code overhead.hashtable.slot-to-keys} is 0, as Ebb keeps no slot-to-keys index.</li>
- *   <li>{@code allocator.allocated} / {@code active} / {@code resident} are the JVM heap's used
- *       and committed bytes and the process's resident set: the JVM is the allocator, and all the
- *       process's memory is its, so {@code rss-overhead} is 1 and 0 bytes (committed memory is
- *       not all resident, so the committed sum would overstate it; for the same reason
- *       {@code allocator-rss.bytes} is negative while the heap has committed pages never touched,
- *       where Redis's is never). {@code fragmentation} is
- *       INFO's {@code mem_fragmentation_ratio} (committed heap over used heap).</li>
+ *   <li>{@code allocator.allocated} / {@code active} / {@code resident}, {@code allocator-*},
+ *       {@code rss-overhead} and {@code fragmentation} are the figures of a {@link ProcessMemory} snapshot (see
+ *       there): the JVM heap plus Netty's direct memory as the allocator, {@code RssAnon} as its resident memory,
+ *       {@code VmRSS} as the process's; {@code fragmentation} is RSS over {@code used_memory}, as Redis computes
+ *       it.</li>
  * </ul>
  * Costs: O(databases + clients); loop thread only.
  */
@@ -137,13 +135,10 @@ public final class MemoryCommands {
      */
     record Overhead(long peak, long total, long startup, long clientsNormal, long luaCaches, List<DbOverhead> dbs,
             long overheadTotal, long keys, long bytesPerKey, long dataset, double datasetPerc, double peakPerc,
-            long heapUsed, long heapCommitted, long rss) {
-        double allocatorFrag() {
-            return heapUsed == 0 ? 0 : (double) heapCommitted / heapUsed;
-        }
-
-        double allocatorRss() {
-            return heapCommitted == 0 ? 0 : (double) rss / heapCommitted;
+            ProcessMemory process) {
+        /** Redis's {@code mem_fragmentation_ratio}: RSS over {@code used_memory}. */
+        double fragmentation() {
+            return process.fragmentationRatio(total);
         }
     }
 
@@ -171,11 +166,9 @@ public final class MemoryCommands {
         }
         long dataset = Math.max(0, total - tables);
         long netUsage = total > startup ? total - startup : 1;
-        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         return new Overhead(peak, total, startup, clients, lua, dbs, overheadTotal, keys,
                 keys == 0 ? 0 : netUsage / keys, dataset, (float) dataset * 100 / netUsage,
-                peak == 0 ? 0 : (float) total * 100 / peak, heap.getUsed(), heap.getCommitted(),
-                InfoCommand.residentSetBytes());
+                peak == 0 ? 0 : (float) total * 100 / peak, ProcessMemory.now());
     }
 
     /** Every client's reply bytes and query buffer (Redis's {@code clients.normal} also counts its structs). */
@@ -219,17 +212,18 @@ public final class MemoryCommands {
         entry(c, "dataset.bytes", m.dataset());
         entry(c, "dataset.percentage", m.datasetPerc());
         entry(c, "peak.percentage", m.peakPerc());
-        entry(c, "allocator.allocated", m.heapUsed());
-        entry(c, "allocator.active", m.heapCommitted());
-        entry(c, "allocator.resident", m.rss());
-        entry(c, "allocator-fragmentation.ratio", m.allocatorFrag());
-        entry(c, "allocator-fragmentation.bytes", m.heapCommitted() - m.heapUsed());
-        entry(c, "allocator-rss.ratio", m.allocatorRss());
-        entry(c, "allocator-rss.bytes", m.rss() - m.heapCommitted());
-        entry(c, "rss-overhead.ratio", 1.0);
-        entry(c, "rss-overhead.bytes", 0);
-        entry(c, "fragmentation", m.allocatorFrag());
-        entry(c, "fragmentation.bytes", m.heapCommitted() - m.heapUsed());
+        ProcessMemory p = m.process();
+        entry(c, "allocator.allocated", p.allocated());
+        entry(c, "allocator.active", p.active());
+        entry(c, "allocator.resident", p.resident());
+        entry(c, "allocator-fragmentation.ratio", p.allocatorFragRatio());
+        entry(c, "allocator-fragmentation.bytes", p.active() - p.allocated());
+        entry(c, "allocator-rss.ratio", p.allocatorRssRatio());
+        entry(c, "allocator-rss.bytes", p.resident() - p.active());
+        entry(c, "rss-overhead.ratio", p.rssOverheadRatio());
+        entry(c, "rss-overhead.bytes", p.rss() - p.resident());
+        entry(c, "fragmentation", m.fragmentation());
+        entry(c, "fragmentation.bytes", p.rss() - m.total());
     }
 
     private static void entry(Client c, String name, long value) {
@@ -304,6 +298,10 @@ public final class MemoryCommands {
             out.append(String.format(Locale.ROOT, "  %s: count %d, used %d, capacity %d%n",
                     pool.getName(), pool.getCount(), pool.getMemoryUsed(), pool.getTotalCapacity()));
         }
+        ProcessMemory p = ProcessMemory.now();
+        out.append(String.format(Locale.ROOT, "netty direct: allocated %d, active %d%n",
+                p.directAllocated(), p.directActive()));
+        out.append(String.format(Locale.ROOT, "process: rss %d, rss anonymous %d%n", p.rss(), p.resident()));
         out.append("--- End jvm memory statistics ---\n");
         c.reply().verbatim(out.toString());
     }

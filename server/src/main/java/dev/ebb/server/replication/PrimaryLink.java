@@ -156,9 +156,10 @@ public final class PrimaryLink {
         ReplicationState r = server.replication();
         if (wasPrimary) {
             // As Redis's replicationCacheMasterUsingMyself: our own history is what we offer the new primary.
+            // No backlog yet, as in Redis: the first sync (or +CONTINUE) creates it, so a node that never
+            // synced keeps offset 0.
             cached = runtime;
             r.replica(true);
-            r.createBacklog(DEFAULT_BACKLOG_SIZE);
             server.expiryMode(dev.ebb.storage.Database.ExpiryMode.HIDE);
         }
         startupResume = !runtime;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
 import dev.ebb.server.cluster.HashSlots;
+import dev.ebb.server.cluster.OneNodeCluster;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.embedded.EbbExtension;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +45,11 @@ class ClusterSlotIndexTest {
 
     @TempDir
     Path dir;
+
+    @BeforeAll
+    static void ownEverySlot() {
+        OneNodeCluster.ownEverySlot(ebb);
+    }
 
     private static int slot(String key) {
         return HashSlots.slot(key.getBytes(StandardCharsets.UTF_8));
@@ -191,6 +198,10 @@ class ClusterSlotIndexTest {
         for (String persistence : new String[] {"save \"\"", "save \"\"\nappendonly yes"}) {
             Map<Integer, Set<String>> before;
             try (EbbServer server = start(persistence); Jedis j = new Jedis("127.0.0.1", server.port(), TIMEOUT_MS)) {
+                // A fresh node owns no slot (as in Redis); a restarted one keeps them from nodes.conf.
+                if (j.clusterInfo().contains("cluster_slots_assigned:0\r\n")) {
+                    assertEquals("OK", j.clusterAddSlotsRange(0, 16383));
+                }
                 fill(j, 3000);
                 before = bySlot(j);
                 if (!persistence.contains("appendonly")) {

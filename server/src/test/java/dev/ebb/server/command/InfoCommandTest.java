@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -73,7 +74,7 @@ class InfoCommandTest {
             "used_cpu_user_main_thread", "cluster_enabled");
     /** Ebb's own fields, beside Redis's. */
     private static final Set<String> EBB_FIELDS = Set.of("ebb_version", "java_version", "jvm_heap_used",
-            "jvm_heap_committed", "jvm_heap_max", "jvm_memory_returns", "client_output_buffer_limit_disconnections",
+            "jvm_heap_committed", "jvm_heap_max", "jvm_memory_returns", "jvm_direct_memory", "client_output_buffer_limit_disconnections",
             "expired_subkeys");
 
     private static Jedis connect() {
@@ -233,6 +234,36 @@ class InfoCommandTest {
             assertTrue(Long.parseLong(memory.get("used_memory_peak")) >= used);
             assertTrue(Long.parseLong(memory.get("used_memory_rss")) > 0);
             assertEquals("noeviction", memory.get("maxmemory_policy"));
+        }
+    }
+
+    @Test
+    void memoryFieldsShouldBeTheProcessesFiguresAndAgreeWithEachOther() {
+        try (Jedis j = connect()) {
+            for (int i = 0; i < 200; i++) {
+                j.set("rss:" + i, "x".repeat(1000));
+            }
+
+            Map<String, String> m = fields(info(j, "memory"));
+
+            long used = Long.parseLong(m.get("used_memory"));
+            long rss = Long.parseLong(m.get("used_memory_rss"));
+            long allocated = Long.parseLong(m.get("allocator_allocated"));
+            long active = Long.parseLong(m.get("allocator_active"));
+            long resident = Long.parseLong(m.get("allocator_resident"));
+            long direct = Long.parseLong(m.get("jvm_direct_memory"));
+            assertTrue(rss > 0 && resident > 0 && resident <= rss, rss + " / " + resident);
+            assertEquals(String.format(Locale.ROOT, "%.2f", (double) rss / used), m.get("mem_fragmentation_ratio"));
+            assertEquals(rss - used, Long.parseLong(m.get("mem_fragmentation_bytes")));
+            assertTrue(allocated > 0 && allocated <= active, allocated + " / " + active);
+            assertTrue(active >= Long.parseLong(m.get("jvm_heap_committed")) + direct, "active counts the heap and Netty");
+            assertTrue(Long.parseLong(m.get("jvm_heap_used")) <= allocated);
+            assertEquals(active - allocated, Long.parseLong(m.get("allocator_frag_bytes")));
+            assertEquals(String.format(Locale.ROOT, "%.2f", (double) active / allocated), m.get("allocator_frag_ratio"));
+            assertEquals(resident - active, Long.parseLong(m.get("allocator_rss_bytes")));
+            assertEquals(rss - resident, Long.parseLong(m.get("rss_overhead_bytes")));
+            assertEquals(String.format(Locale.ROOT, "%.2f", (double) rss / resident), m.get("rss_overhead_ratio"));
+            assertTrue(Long.parseLong(m.get("used_memory_peak")) >= used);
         }
     }
 

@@ -29,7 +29,7 @@ class PrimaryOutputLimitTest {
     @BeforeEach
     void start() throws Exception {
         ebb = EbbServer.start(ServerConfig.fromText("port 0\nbind 127.0.0.1\nsave \"\"\ndir " + dir
-                + "\nrepl-diskless-sync no\nrdbcompression no\nclient-output-buffer-limit replica 1mb 0 0\n"));
+                + "\nrepl-diskless-sync no\nrdbcompression no\nclient-output-buffer-limit replica 16mb 0 0\n"));
     }
 
     @AfterEach
@@ -51,8 +51,12 @@ class PrimaryOutputLimitTest {
             out.flush();
             awaitInfo(j, "replication", "connected_slaves:1");
 
-            for (int i = 0; i < 30; i++) {
-                j.set(("after:" + i).getBytes(StandardCharsets.US_ASCII), value);
+            // The snapshot's own bytes waiting in the socket stay below 16 MB (the channel's 4 MB high-water
+            // mark plus a piece); the 40 MB of stream buffered behind the snapshot are what pass the limit.
+            byte[] big = new byte[1_000_000];
+            new Random(8).nextBytes(big);
+            for (int i = 0; i < 40; i++) {
+                j.set(("after:" + i).getBytes(StandardCharsets.US_ASCII), big);
             }
 
             awaitInfo(j, "replication", "connected_slaves:0");

@@ -36,6 +36,7 @@ public final class ReplicationPrimary {
     private final ReplicationState state;
     private final ReplicationStream stream;
     private final ReplicaWaits waits;
+    private final Failover failover;
     private final SplittableRandom random = new SplittableRandom();
     private final List<ReplicaLink> replicas = new ArrayList<>();
     private FullSync sync;
@@ -52,6 +53,7 @@ public final class ReplicationPrimary {
         this.state = server.replication();
         this.stream = new ReplicationStream(server);
         this.waits = new ReplicaWaits(server, this);
+        this.failover = new Failover(server, this);
         this.noReplicasSinceMs = server.nowMs();
         state.setDownstream(this::send);
         state.setBacklogListener(this::backlogChanged);
@@ -70,6 +72,11 @@ public final class ReplicationPrimary {
     /** WAIT's blocked clients. */
     public ReplicaWaits waits() {
         return waits;
+    }
+
+    /** The FAILOVER command's state. */
+    public Failover failover() {
+        return failover;
     }
 
     /** The replicas attached (any state), in attach order. */
@@ -140,6 +147,10 @@ public final class ReplicationPrimary {
         if (state.replica() && state.backlog() == null) {
             // A replica serves sub-replicas only once it holds its primary's history.
             c.reply().error("NOMASTERLINK Can't SYNC while not connected with my master");
+            return;
+        }
+        if (failover.inProgress()) {
+            c.reply().error(dev.ebb.server.command.Errors.SYNC_WHILE_FAILING_OVER);
             return;
         }
         String name = link.ip() + ":" + link.listeningPort;
@@ -252,6 +263,7 @@ public final class ReplicationPrimary {
         }
         link.ackTimeMs = server.nowMs();
         waits.acked();
+        failover.update();
     }
 
     /** Online replicas that acknowledged at least {@code offset} (Redis's replicationCountAcksByOffset). */
@@ -265,9 +277,9 @@ public final class ReplicationPrimary {
         return n;
     }
 
-    /** Asks every replica for an ACK now, through the stream (WAIT). */
+    /** Asks every replica for an ACK now, through the stream (WAIT); not while paused, as the offset must hold still. */
     public void requestAcks() {
-        if (state.backlog() != null && !state.replica() && !replicas.isEmpty()) {
+        if (state.backlog() != null && !state.replica() && !replicas.isEmpty() && !server.pause().active()) {
             stream.feed(-1, GETACK);
         }
     }
@@ -298,6 +310,7 @@ public final class ReplicationPrimary {
 
     /** Every cron tick: pending syncs; once a second the rest of Redis's replicationCron. */
     public void cron(long nowMs) {
+        failover.update();
         startPendingSync();
         long second = nowMs / 1000;
         if (second == lastCronSecond) {
@@ -306,7 +319,7 @@ public final class ReplicationPrimary {
         lastCronSecond = second;
         ServerConfig config = server.config();
         if (!replicas.isEmpty() && cronLoops % config.replPingReplicaPeriod() == 0 && !state.replica()
-                && state.backlog() != null) {
+                && state.backlog() != null && !failover.holdsPings()) {
             stream.feed(-1, PING);
         }
         cronLoops++;
@@ -333,6 +346,19 @@ public final class ReplicationPrimary {
             state.newHistory();
             state.freeBacklog();
             LOG.info("Replication backlog freed after {} seconds without connected replicas.", ttl);
+        }
+    }
+
+    /**
+     * This node's history changed under its replicas (it was promoted, or its primary's id changed):
+     * they are disconnected so that they reconnect and learn the new id with PSYNC ({@code +CONTINUE
+     * <newid>}), as Redis's disconnectSlaves. The next command fed carries a SELECT.
+     */
+    public void historyChanged() {
+        stream.forceSelect();
+        for (ReplicaLink link : new ArrayList<>(replicas)) {
+            link.client.kill();
+            forget(link.client);
         }
     }
 

@@ -10,12 +10,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.params.ClientKillParams;
+import redis.clients.jedis.params.XReadGroupParams;
 
 /**
  * Ebb as a replica of Ebb, both in-process: a full sync (disk-based and diskless) of every type and
@@ -111,6 +114,38 @@ class EbbReplicaOfEbbTest {
             ReplicationData.load(jm, 500, 5);
             awaitSameContents(jm, js);
             awaitSameContents(jm, jl);
+        }
+    }
+
+    /** Consumer-group changes WATCH does not see (XGROUP subcommands, XACK, XSETID) reach the replica too. */
+    @Test
+    void consumerGroupChangesShouldReplicate() throws Exception {
+        try (EbbServer p = ebb("repl-diskless-sync-delay 0"); EbbServer r = ebb("");
+                Jedis jp = new Jedis("127.0.0.1", p.port(), 30_000); Jedis jr = new Jedis("127.0.0.1", r.port(), 30_000)) {
+            jr.replicaof("127.0.0.1", p.port());
+            FailoverTest.awaitUp(jr);
+            jp.xadd("s", new StreamEntryID(1, 1), Map.of("a", "b"));
+            jp.xgroupCreate("s", "g1", new StreamEntryID(0, 0), false);
+            jp.xgroupCreate("s", "g2", new StreamEntryID(0, 0), false);
+            jp.xgroupSetID("s", "g1", new StreamEntryID(1, 1));
+            jp.xgroupCreateConsumer("s", "g1", "c1");
+            jp.xgroupCreateConsumer("s", "g1", "c2");
+            jp.xgroupDelConsumer("s", "g1", "c2");
+            jp.xgroupDestroy("s", "g2");
+            for (int i = 2; i <= 3; i++) {
+                jp.xadd("s", new StreamEntryID(i, 1), Map.of("a", "c"));
+                jp.xreadGroup("g1", "c1", XReadGroupParams.xReadGroupParams(),
+                        Map.of("s", StreamEntryID.UNRECEIVED_ENTRY));
+            }
+            jp.xack("s", "g1", new StreamEntryID(2, 1));
+            jp.sendCommand(() -> "XSETID".getBytes(StandardCharsets.US_ASCII), "s", "9-0");
+            await("the replica to reach the primary's offset", 60,
+                    () -> info(jp, "master_repl_offset").equals(info(jr, "master_repl_offset")));
+            assertEquals(1, jr.xinfoGroups("s").size());
+            assertEquals(new StreamEntryID(3, 1), jr.xinfoGroups("s").get(0).getLastDeliveredId());
+            assertEquals(1, jr.xinfoConsumers("s", "g1").size());
+            assertEquals(1L, jr.xpending("s", "g1").getTotal());
+            assertEquals(jp.xinfoStream("s").getLastGeneratedId(), jr.xinfoStream("s").getLastGeneratedId());
         }
     }
 

@@ -66,6 +66,8 @@ public final class Errors {
             "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
     public static final String INVALID_MASTER_PORT = "ERR Invalid master port";
     public static final String REPLICAOF_IN_CLUSTER = "ERR REPLICAOF not allowed in cluster mode.";
+    public static final String UNBLOCKED_ROLE_CHANGE =
+            "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)";
     public static final String REPLICAOF_FAILING_OVER = "ERR REPLICAOF not allowed while failing over.";
     public static final String FAILOVER_IN_CLUSTER =
             "ERR FAILOVER not allowed in cluster mode. Use CLUSTER FAILOVER command instead.";

@@ -150,6 +150,7 @@ public final class PrimaryLink {
     private void follow(String newHost, int newPort, boolean runtime) {
         boolean wasPrimary = host == null;
         dropLink();
+        server.blockingKeys().unblockAll(dev.ebb.server.command.Errors.UNBLOCKED_ROLE_CHANGE);
         host = newHost;
         port = newPort;
         server.config().replicaof(List.of(newHost, Integer.toString(newPort)));

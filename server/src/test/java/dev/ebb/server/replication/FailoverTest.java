@@ -83,9 +83,20 @@ class FailoverTest {
             String oldId = info(jp, "master_replid");
             long partialBefore = Long.parseLong(info(j1, "sync_partial_ok"));
             long fullBefore = Long.parseLong(info(j1, "sync_full"));
+            Jedis blocker = new Jedis("127.0.0.1", p.port(), 60_000);
+            CompletableFuture<String> blocked = CompletableFuture.supplyAsync(() -> {
+                try (blocker) {
+                    return String.valueOf(blocker.blpop(0, "nothing"));
+                } catch (JedisDataException e) {
+                    return e.getMessage();
+                }
+            });
+            await("the BLPOP to block", 60, () -> "1".equals(info(jp, "blocked_clients")));
 
             assertEquals("OK", failover(jp, "TO", "127.0.0.1", Integer.toString(r1.port())));
             awaitNoFailover(jp);
+            assertEquals("UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)",
+                    blocked.get(60, TimeUnit.SECONDS));
 
             assertEquals("master", j1.role().get(0));
             assertEquals(oldId, info(j1, "master_replid2"));

@@ -105,6 +105,10 @@ public final class ReplicationPrimary {
             ReplicaLink link = replicas.get(i);
             switch (link.state) {
                 case ONLINE -> {
+                    if (link.streamOnAck) {
+                        link.buffer(bytes, off, len);
+                        continue;
+                    }
                     if (copy == null) {
                         copy = java.util.Arrays.copyOfRange(bytes, off, off + len);
                     }
@@ -258,6 +262,14 @@ public final class ReplicationPrimary {
 
     /** REPLCONF ACK from a replica: its offset, and the time, for lag, WAIT and min-replicas. */
     public void ack(ReplicaLink link, long offset) {
+        if (link.streamOnAck) {
+            link.streamOnAck = false;
+            if (link.pending != null) {
+                link.client.reply().raw(link.pending.toByteArray());
+                link.pending = null;
+            }
+            server.wroteTo(link.client);
+        }
         if (offset > link.ackOffset) {
             link.ackOffset = offset;
         }

@@ -434,6 +434,23 @@ public final class BlockingKeys {
         return true;
     }
 
+    /**
+     * Answers every client blocked on keys with {@code error} (Redis's disconnectAllBlockedClients,
+     * when this node starts following a primary); they resume, running their held input, right after
+     * the current loop task.
+     */
+    public void unblockAll(String error) {
+        if (blocked.isEmpty()) {
+            return;
+        }
+        for (Client c : new ArrayList<>(blocked.keySet())) {
+            unblock(c, error);
+        }
+        if (loop != null) {
+            loop.executor().execute(this::handleReadyKeys);
+        }
+    }
+
     /** Re-runs {@code w}'s serving step; what it replies is dropped if the client's replies are off. */
     private boolean retry(Waiter w) {
         Client c = w.client;

@@ -21,6 +21,9 @@ import java.util.concurrent.TimeUnit;
  * <p>A new PAUSE replaces the mode (WRITE does not weaken a running ALL) and keeps the later of
  * the two deadlines. The end is noticed by a timer set for the deadline, and before each command.
  *
+ * <p>FAILOVER pauses writes for a purpose of its own (Redis's PAUSE_DURING_FAILOVER), with no
+ * deadline: CLIENT UNPAUSE does not lift it, and the held clients run only once neither pause holds.
+ *
  * <p>Costs: one branch per command while not paused. Command loop thread only.
  */
 public final class ClientPause {
@@ -29,6 +32,7 @@ public final class ClientPause {
     private long endMs;
     private boolean paused;
     private boolean all;
+    private boolean failover;
     private final Map<Client, List<Object>> held = new LinkedHashMap<>();
     private long timerDeadlineMs = Long.MAX_VALUE;
 
@@ -47,7 +51,7 @@ public final class ClientPause {
         armTimer();
     }
 
-    /** CLIENT UNPAUSE, and the end of the timeout: the held clients run their input. */
+    /** CLIENT UNPAUSE, and the end of the timeout: the held clients run their input (unless FAILOVER holds them). */
     public void unpause() {
         if (!paused) {
             return;
@@ -55,7 +59,27 @@ public final class ClientPause {
         paused = false;
         all = false;
         endMs = 0;
-        if (held.isEmpty()) {
+        release();
+    }
+
+    /** FAILOVER starts: writes wait until {@link #endFailoverPause}. */
+    public void pauseForFailover() {
+        failover = true;
+    }
+
+    /** FAILOVER ended (done or aborted): the held clients run their input unless CLIENT PAUSE still holds them. */
+    public void endFailoverPause() {
+        if (!failover) {
+            return;
+        }
+        failover = false;
+        if (!paused) {
+            release();
+        }
+    }
+
+    private void release() {
+        if (failover || held.isEmpty()) {
             return;
         }
         List<Map.Entry<Client, List<Object>>> resume = new ArrayList<>(held.entrySet());
@@ -78,7 +102,7 @@ public final class ClientPause {
         if (paused && server.nowMs() >= endMs) {
             unpause();
         }
-        return paused;
+        return paused || failover;
     }
 
     /**
@@ -86,10 +110,10 @@ public final class ClientPause {
      * (and all of {@code c}'s input after it) waits, unanswered, for the pause to end.
      */
     boolean holds(Client c, CommandSpec spec, byte[][] argv) {
-        if (!paused || !active()) {
+        if (!(paused || failover) || !active()) {
             return false;
         }
-        if (!all && !mayWrite(c, spec)) {
+        if (!(paused && all) && !mayWrite(c, spec)) {
             return false;
         }
         held.computeIfAbsent(c, k -> new ArrayList<>()).add(argv);
@@ -141,7 +165,8 @@ public final class ClientPause {
         loop.executor().schedule(() -> {
             timerDeadlineMs = Long.MAX_VALUE;
             server.tick();
-            if (active()) {
+            active();
+            if (paused) {
                 armTimer();
             }
         }, Math.max(0, endMs - server.nowMs()), TimeUnit.MILLISECONDS);

@@ -152,6 +152,14 @@ public final class Propagation {
         return name.equals("exec") || name.startsWith("eval") || name.startsWith("fcall");
     }
 
+    /**
+     * A change WATCH does not see (Redis's bare {@code server.dirty++}: consumer groups, XACK, XSETID):
+     * counted, so the running command propagates.
+     */
+    public void changed() {
+        dirty++;
+    }
+
     /** Propagates the running command as {@code argv} instead of as it was called (Redis's rewriteClientCommandVector). */
     public void rewrite(byte[]... argv) {
         int d = depth - 1;

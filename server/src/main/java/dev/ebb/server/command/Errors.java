@@ -66,6 +66,23 @@ public final class Errors {
             "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
     public static final String INVALID_MASTER_PORT = "ERR Invalid master port";
     public static final String REPLICAOF_IN_CLUSTER = "ERR REPLICAOF not allowed in cluster mode.";
+    public static final String UNBLOCKED_ROLE_CHANGE =
+            "UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)";
+    public static final String REPLICAOF_FAILING_OVER = "ERR REPLICAOF not allowed while failing over.";
+    public static final String FAILOVER_IN_CLUSTER =
+            "ERR FAILOVER not allowed in cluster mode. Use CLUSTER FAILOVER command instead.";
+    public static final String FAILOVER_NOT_IN_PROGRESS = "ERR No failover in progress.";
+    public static final String FAILOVER_TIMEOUT = "ERR FAILOVER timeout must be greater than 0";
+    public static final String FAILOVER_IN_PROGRESS = "ERR FAILOVER already in progress.";
+    public static final String FAILOVER_ON_REPLICA = "ERR FAILOVER is not valid when server is a replica.";
+    public static final String FAILOVER_NO_REPLICAS = "ERR FAILOVER requires connected replicas.";
+    public static final String FAILOVER_FORCE =
+            "ERR FAILOVER with force option requires both a timeout and target HOST and IP.";
+    public static final String FAILOVER_NOT_REPLICA = "ERR FAILOVER target HOST and PORT is not a replica.";
+    public static final String FAILOVER_NOT_ONLINE = "ERR FAILOVER target replica is not online.";
+    public static final String PSYNC_FAILOVER_ON_MASTER = "ERR PSYNC FAILOVER can't be sent to a master.";
+    public static final String PSYNC_FAILOVER_REPLID = "ERR PSYNC FAILOVER replid must match my replid.";
+    public static final String SYNC_WHILE_FAILING_OVER = "NOMASTERLINK Can't SYNC while failing over";
     public static final String BGSAVE_IN_PROGRESS = "ERR Background save already in progress";
     public static final String AOF_REWRITE_IN_PROGRESS = "ERR Background append only file rewriting already in progress";
     public static final String BGSAVE_CHILD_ACTIVE = "ERR Another child process is active (AOF?): can't BGSAVE right now."

@@ -386,7 +386,7 @@ public final class InfoCommand {
             field(out, "role", "master");
         }
         s.replicationPrimary().appendReplicaLines(out);
-        field(out, "master_failover_state", "no-failover");
+        field(out, "master_failover_state", s.replicationPrimary().failover().stateName());
         dev.ebb.server.replication.ReplicationState r = s.replication();
         dev.ebb.server.replication.ReplicationBacklog backlog = r.backlog();
         field(out, "master_replid", r.replid());

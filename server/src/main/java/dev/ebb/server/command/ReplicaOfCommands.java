@@ -6,13 +6,15 @@ import static dev.ebb.server.command.CommandFlags.STALE;
 import static dev.ebb.server.command.CommandSpec.spec;
 
 import dev.ebb.server.Client;
+import dev.ebb.server.replication.Failover;
 import dev.ebb.server.replication.PrimaryLink;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The replica side's commands (the primary side's are {@link ReplicationCommands}): REPLICAOF host port / REPLICAOF NO ONE and its old name SLAVEOF, with
- * Redis 7.2.4's replies. The work is {@link PrimaryLink}'s.
+ * The commands that change a node's role (the primary side's protocol is {@link ReplicationCommands}):
+ * REPLICAOF host port / REPLICAOF NO ONE and its old name SLAVEOF, and FAILOVER, with Redis 7.2.4's
+ * replies. The work is {@link PrimaryLink}'s and {@link Failover}'s.
  */
 public final class ReplicaOfCommands {
     private ReplicaOfCommands() {
@@ -27,6 +29,10 @@ public final class ReplicaOfCommands {
                 spec("slaveof", 3, ADMIN | NOSCRIPT | STALE, 0, 0, 0, ReplicaOfCommands::replicaof)
                         .doc(CommandGroup.SERVER, "1.0.0", "Sets a Redis server as a replica of another, or promotes"
                                 + " it to being a master.", "host port")
+                        .complexity("O(1)"),
+                spec("failover", -1, ADMIN | NOSCRIPT | STALE, 0, 0, 0, ReplicaOfCommands::failover)
+                        .doc(CommandGroup.SERVER, "6.2.0", "Starts a coordinated failover from a server to one of"
+                                + " its replicas.", "[TO host port [FORCE]] [ABORT] [TIMEOUT milliseconds]")
                         .complexity("O(1)"));
     }
 
@@ -34,6 +40,10 @@ public final class ReplicaOfCommands {
     static void replicaof(Client c, byte[][] argv) {
         if (c.server().clusterEnabled()) {
             c.reply().error(Errors.REPLICAOF_IN_CLUSTER);
+            return;
+        }
+        if (c.server().replicationPrimary().failover().inProgress()) {
+            c.reply().error(Errors.REPLICAOF_FAILING_OVER);
             return;
         }
         PrimaryLink link = c.server().primaryLink();
@@ -52,6 +62,58 @@ public final class ReplicaOfCommands {
             c.reply().ok();
         } else {
             c.reply().simple("OK Already connected to specified master");
+        }
+    }
+
+    /** FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT ms], parsed and checked in Redis 7.2.4's order. */
+    static void failover(Client c, byte[][] argv) {
+        if (c.server().clusterEnabled()) {
+            c.reply().error(Errors.FAILOVER_IN_CLUSTER);
+            return;
+        }
+        Failover failover = c.server().replicationPrimary().failover();
+        if (argv.length == 2 && Arguments.is(argv[1], "abort")) {
+            if (failover.abort()) {
+                c.reply().ok();
+            } else {
+                c.reply().error(Errors.FAILOVER_NOT_IN_PROGRESS);
+            }
+            return;
+        }
+        long timeoutMs = 0;
+        boolean force = false;
+        long port = 0;
+        String host = null;
+        for (int j = 1; j < argv.length; j++) {
+            if (Arguments.is(argv[j], "timeout") && j + 1 < argv.length && timeoutMs == 0) {
+                if (!Arguments.isLongOrReply(c, argv[j + 1])) {
+                    return;
+                }
+                timeoutMs = Arguments.parseLong(argv[j + 1]);
+                if (timeoutMs <= 0) {
+                    c.reply().error(Errors.FAILOVER_TIMEOUT);
+                    return;
+                }
+                j++;
+            } else if (Arguments.is(argv[j], "to") && j + 2 < argv.length && host == null) {
+                if (!Arguments.isLongOrReply(c, argv[j + 2])) {
+                    return;
+                }
+                port = Arguments.parseLong(argv[j + 2]);
+                host = new String(argv[j + 1], StandardCharsets.ISO_8859_1);
+                j += 2;
+            } else if (Arguments.is(argv[j], "force") && !force) {
+                force = true;
+            } else {
+                c.reply().error(Errors.SYNTAX);
+                return;
+            }
+        }
+        String error = failover.start(host, port < 0 || port > 65535 ? -1 : (int) port, timeoutMs, force);
+        if (error != null) {
+            c.reply().error(error);
+        } else {
+            c.reply().ok();
         }
     }
 

@@ -13,6 +13,8 @@ import dev.ebb.server.replication.ReplicaLink;
 import dev.ebb.server.replication.ReplicationPrimary;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The primary's side of the replication protocol: SYNC, PSYNC and REPLCONF as a replica sends them,
@@ -20,6 +22,8 @@ import java.util.List;
  * answers with Redis 7.2's replies and errors (REPLCONF ACK and GETACK reply nothing).
  */
 public final class ReplicationCommands {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicationCommands.class);
+
     private ReplicationCommands() {
     }
 
@@ -40,8 +44,16 @@ public final class ReplicationCommands {
                                 "numreplicas timeout"));
     }
 
-    /** PSYNC replid offset: +CONTINUE and the backlog from offset, or +FULLRESYNC and a snapshot. */
+    /**
+     * PSYNC replid offset [FAILOVER]: +CONTINUE and the backlog from offset, or +FULLRESYNC and a
+     * snapshot. With FAILOVER (a primary handing over to this replica) and our replid, this node is
+     * promoted first, so that the old primary continues here as a replica.
+     */
     static void psync(Client c, byte[][] argv) {
+        boolean alreadyReplica = c.replicaLink() != null && c.replicaLink().isReplica();
+        if (argv.length > 3 && Arguments.is(argv[3], "failover") && !alreadyReplica && !takeOver(c, argv[1])) {
+            return;
+        }
         long from;
         try {
             from = Arguments.parseLong(argv[2]);
@@ -50,6 +62,23 @@ public final class ReplicationCommands {
             return;
         }
         c.server().replicationPrimary().sync(c, new String(argv[1], StandardCharsets.ISO_8859_1), from);
+    }
+
+    /** The target's side of FAILOVER; false (after an error reply) if the request is refused. */
+    private static boolean takeOver(Client c, byte[] replid) {
+        String id = new String(replid, StandardCharsets.ISO_8859_1);
+        LOG.info("Failover request received for replid {}.", id);
+        if (!c.server().primaryLink().active()) {
+            c.reply().error(Errors.PSYNC_FAILOVER_ON_MASTER);
+            return false;
+        }
+        if (!id.equals(c.server().replication().replid())) {
+            c.reply().error(Errors.PSYNC_FAILOVER_REPLID);
+            return false;
+        }
+        c.server().primaryLink().promote();
+        LOG.info("MASTER MODE enabled (failover request from '{}')", c.addr());
+        return true;
     }
 
     /** SYNC: the old protocol, a snapshot (no +FULLRESYNC line) then the stream. */

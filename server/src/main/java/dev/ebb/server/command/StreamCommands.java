@@ -489,6 +489,7 @@ public final class StreamCommands {
         }
         s.setLastId(id, entriesAdded, maxDeleted.isMin() ? null : maxDeleted);
         c.reply().ok();
+        c.server().propagation().changed();
         StreamSupport.notify(c, argv[1], "xsetid");
     }
 }

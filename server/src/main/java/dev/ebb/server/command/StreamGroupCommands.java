@@ -181,6 +181,7 @@ public final class StreamGroupCommands {
         if (!created) {
             c.db().adjustMemory(s.memoryBytes() - before);
         }
+        c.server().propagation().changed();
         StreamSupport.notify(c, key, "xgroup-create");
     }
 
@@ -203,6 +204,7 @@ public final class StreamGroupCommands {
         g.lastId = id;
         g.entriesRead = entriesRead;
         c.reply().ok();
+        c.server().propagation().changed();
         StreamSupport.notify(c, argv[2], "xgroup-setid");
     }
 
@@ -215,6 +217,7 @@ public final class StreamGroupCommands {
         s.destroyGroup(g.name);
         c.db().adjustMemory(s.memoryBytes() - before);
         c.reply().integer(1);
+        c.server().propagation().changed();
         StreamSupport.notify(c, key, "xgroup-destroy");
         c.server().blockingKeys().signalKeyAsReady(c.db(), key);
     }
@@ -224,6 +227,7 @@ public final class StreamGroupCommands {
         boolean created = g.createConsumer(name, c.server().nowMs()) != null;
         if (created) {
             c.db().adjustMemory(s.memoryBytes() - before);
+            c.server().propagation().changed();
             StreamSupport.notify(c, key, "xgroup-createconsumer");
         }
         c.reply().integer(created ? 1 : 0);
@@ -234,6 +238,7 @@ public final class StreamGroupCommands {
         long pending = g.deleteConsumer(name);
         if (pending >= 0) {
             c.db().adjustMemory(s.memoryBytes() - before);
+            c.server().propagation().changed();
             StreamSupport.notify(c, key, "xgroup-delconsumer");
         }
         c.reply().integer(Math.max(pending, 0));
@@ -264,6 +269,9 @@ public final class StreamGroupCommands {
             }
         }
         c.db().adjustMemory(s.memoryBytes() - before);
+        if (acked > 0) {
+            c.server().propagation().changed();
+        }
         c.reply().integer(acked);
     }
 

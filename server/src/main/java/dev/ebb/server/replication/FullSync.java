@@ -189,6 +189,13 @@ final class FullSync {
             }
             link.state = ReplicaLink.State.ONLINE;
             link.ackTimeMs = now;
+            if (diskless) {
+                link.streamOnAck = true;
+                server.wroteTo(c);
+                LOG.info("Synchronization with replica {}:{} succeeded; its stream starts at its first ACK", link.ip(),
+                        link.listeningPort);
+                continue;
+            }
             if (link.pending != null) {
                 c.reply().raw(link.pending.toByteArray());
                 link.pending = null;

@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  *   REPLCONF capa eof capa psync2         +OK            (not fatal)
  *   PSYNC replid offset | PSYNC ? -1      +FULLRESYNC replid offset | +CONTINUE [replid]
  * </pre>
+ * A primary handing over with FAILOVER adds {@code FAILOVER} to its PSYNC; an error reply to it
+ * (rather than the link's failure) is reported to {@link PrimaryLink#failoverRefused}.
  * After {@code +FULLRESYNC} the primary sends the RDB as {@code $len\r\n} and len bytes, or, diskless,
  * as {@code $EOF:<40 bytes>\r\n}, the payload and the same 40 bytes; newlines before the header are
  * keepalives. Bytes after the payload belong to the stream.
@@ -39,7 +41,7 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
 
     /** What the handshake sends, fixed when the connection starts. */
     record Handshake(String user, String password, int listeningPort, String announceIp, String psyncId,
-            long psyncOffset, Path tempFile) {
+            long psyncOffset, Path tempFile, boolean failover) {
     }
 
     private enum State {
@@ -182,11 +184,11 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
                 state = State.PSYNC;
                 if (handshake.psyncId() == null) {
                     LOG.info("Partial resynchronization not possible (no cached master)");
-                    send(ctx, "PSYNC", "?", "-1");
+                    psync(ctx, "?", "-1");
                 } else {
                     LOG.info("Trying a partial resynchronization (request {}:{}).", handshake.psyncId(),
                             handshake.psyncOffset());
-                    send(ctx, "PSYNC", handshake.psyncId(), Long.toString(handshake.psyncOffset()));
+                    psync(ctx, handshake.psyncId(), Long.toString(handshake.psyncOffset()));
                 }
             }
             case PSYNC -> {
@@ -196,6 +198,14 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
             default -> throw new IllegalStateException("no reply expected in state " + state);
         }
         return true;
+    }
+
+    private void psync(ChannelHandlerContext ctx, String id, String offset) {
+        if (handshake.failover()) {
+            send(ctx, "PSYNC", id, offset, "FAILOVER");
+        } else {
+            send(ctx, "PSYNC", id, offset);
+        }
     }
 
     private boolean psyncReply(ChannelHandlerContext ctx, String line) throws IOException {
@@ -226,6 +236,9 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
             LOG.info("Master is currently unable to PSYNC but should be in the future: {}", line);
         } else {
             LOG.warn("Unexpected reply to PSYNC from master: {}", line);
+        }
+        if (handshake.failover()) {
+            owner.post(() -> owner.failoverRefused(this));
         }
         return fail(ctx, null);
     }

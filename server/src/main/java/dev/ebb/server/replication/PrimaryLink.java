@@ -150,6 +150,7 @@ public final class PrimaryLink {
     private void follow(String newHost, int newPort, boolean runtime) {
         boolean wasPrimary = host == null;
         dropLink();
+        server.blockingKeys().unblockAll(dev.ebb.server.command.Errors.UNBLOCKED_ROLE_CHANGE);
         host = newHost;
         port = newPort;
         server.config().replicaof(List.of(newHost, Integer.toString(newPort)));
@@ -175,6 +176,21 @@ public final class PrimaryLink {
     }
 
     /**
+     * FAILOVER's hand-over: this primary follows {@code newHost:newPort}, its PSYNC carrying
+     * {@code FAILOVER} while {@link Failover} is in progress.
+     */
+    public void failoverTo(String newHost, int newPort) {
+        follow(newHost, newPort, true);
+    }
+
+    /** The target refused {@code PSYNC … FAILOVER}: the failover aborts (and this node is a primary again). */
+    void failoverRefused(LinkHandler handler) {
+        if (handler == link) {
+            server.replicationPrimary().failover().pSyncAnswered(false);
+        }
+    }
+
+    /**
      * REPLICAOF NO ONE: this node becomes a primary, keeping its data. The old primary's id becomes
      * {@code replid2} so that the other replicas of that primary can continue here with PSYNC.
      */
@@ -190,6 +206,7 @@ public final class PrimaryLink {
         ReplicationState r = server.replication();
         r.shiftReplicationId();
         r.replica(false);
+        server.replicationPrimary().historyChanged();
         server.expiryMode(dev.ebb.storage.Database.ExpiryMode.DELETE);
         if (timer != null) {
             timer.cancel(false);
@@ -221,7 +238,8 @@ public final class PrimaryLink {
                 + ProcessHandle.current().pid() + ".rdb");
         int listeningPort = config.replicaAnnouncePort() != 0 ? config.replicaAnnouncePort() : server.boundPort();
         LinkHandler.Handshake handshake = new LinkHandler.Handshake(config.masteruser(), config.masterauth(),
-                listeningPort, config.replicaAnnounceIp(), psyncId, r.offset() + 1, temp);
+                listeningPort, config.replicaAnnounceIp(), psyncId, r.offset() + 1, temp,
+                server.replicationPrimary().failover().handingOver());
         LinkHandler handler = new LinkHandler(this, handshake);
         if (group == null) {
             group = new NioEventLoopGroup(1, new DefaultThreadFactory("ebb-replica-link", true));
@@ -294,6 +312,7 @@ public final class PrimaryLink {
         syncId = id;
         syncOffset = offset;
         waiting.clear();
+        server.replicationPrimary().failover().pSyncAnswered(true);
     }
 
     void payloadReceived(LinkHandler handler, Path file) {
@@ -318,6 +337,7 @@ public final class PrimaryLink {
         ReplicationState r = server.replication();
         r.createBacklog(DEFAULT_BACKLOG_SIZE);
         r.adopt(syncId, syncOffset);
+        server.replicationPrimary().historyChanged();
         cached = true;
         streamDb = server.persistence().loadedReplStreamDb();
         readOffset = syncOffset;
@@ -338,10 +358,12 @@ public final class PrimaryLink {
         if (handler != link) {
             return;
         }
+        server.replicationPrimary().failover().pSyncAnswered(true);
         ReplicationState r = server.replication();
         if (newId != null && !newId.equals(r.replid())) {
             LOG.info("Master replication ID changed to {}", newId);
             r.followNewId(newId);
+            server.replicationPrimary().historyChanged();
         }
         r.createBacklog(DEFAULT_BACKLOG_SIZE);
         readOffset = r.offset();

@@ -48,6 +48,12 @@ public final class ReplicaLink {
     FullSync sync;
     /** Stream fed since the snapshot point, written once the snapshot is sent. */
     ByteArrayOutputStream pending;
+    /**
+     * Online after a diskless transfer, but the stream waits for the replica's first ACK (Redis's
+     * repl_start_cmd_stream_on_ack): bytes right behind the EOF mark would hide it from a replica
+     * that looks for the mark at the end of what it read.
+     */
+    boolean streamOnAck;
 
     ReplicaLink(Client client) {
         this.client = client;

@@ -36,6 +36,7 @@ public final class ReplicationPrimary {
     private final ReplicationState state;
     private final ReplicationStream stream;
     private final ReplicaWaits waits;
+    private final Failover failover;
     private final SplittableRandom random = new SplittableRandom();
     private final List<ReplicaLink> replicas = new ArrayList<>();
     private FullSync sync;
@@ -52,6 +53,7 @@ public final class ReplicationPrimary {
         this.state = server.replication();
         this.stream = new ReplicationStream(server);
         this.waits = new ReplicaWaits(server, this);
+        this.failover = new Failover(server, this);
         this.noReplicasSinceMs = server.nowMs();
         state.setDownstream(this::send);
         state.setBacklogListener(this::backlogChanged);
@@ -70,6 +72,11 @@ public final class ReplicationPrimary {
     /** WAIT's blocked clients. */
     public ReplicaWaits waits() {
         return waits;
+    }
+
+    /** The FAILOVER command's state. */
+    public Failover failover() {
+        return failover;
     }
 
     /** The replicas attached (any state), in attach order. */
@@ -98,6 +105,11 @@ public final class ReplicationPrimary {
             ReplicaLink link = replicas.get(i);
             switch (link.state) {
                 case ONLINE -> {
+                    if (link.streamOnAck) {
+                        link.buffer(bytes, off, len);
+                        server.enforceOutputLimit(link.client);
+                        continue;
+                    }
                     if (copy == null) {
                         copy = java.util.Arrays.copyOfRange(bytes, off, off + len);
                     }
@@ -141,6 +153,10 @@ public final class ReplicationPrimary {
         if (state.replica() && state.backlog() == null) {
             // A replica serves sub-replicas only once it holds its primary's history.
             c.reply().error("NOMASTERLINK Can't SYNC while not connected with my master");
+            return;
+        }
+        if (failover.inProgress()) {
+            c.reply().error(dev.ebb.server.command.Errors.SYNC_WHILE_FAILING_OVER);
             return;
         }
         String name = link.ip() + ":" + link.listeningPort;
@@ -248,11 +264,20 @@ public final class ReplicationPrimary {
 
     /** REPLCONF ACK from a replica: its offset, and the time, for lag, WAIT and min-replicas. */
     public void ack(ReplicaLink link, long offset) {
+        if (link.streamOnAck) {
+            link.streamOnAck = false;
+            if (link.pending != null) {
+                link.client.reply().raw(link.pending.toByteArray());
+                link.pending = null;
+            }
+            server.wroteTo(link.client);
+        }
         if (offset > link.ackOffset) {
             link.ackOffset = offset;
         }
         link.ackTimeMs = server.nowMs();
         waits.acked();
+        failover.update();
     }
 
     /** Online replicas that acknowledged at least {@code offset} (Redis's replicationCountAcksByOffset). */
@@ -266,9 +291,9 @@ public final class ReplicationPrimary {
         return n;
     }
 
-    /** Asks every replica for an ACK now, through the stream (WAIT). */
+    /** Asks every replica for an ACK now, through the stream (WAIT); not while paused, as the offset must hold still. */
     public void requestAcks() {
-        if (state.backlog() != null && !state.replica() && !replicas.isEmpty()) {
+        if (state.backlog() != null && !state.replica() && !replicas.isEmpty() && !server.pause().active()) {
             stream.feed(-1, GETACK);
         }
     }
@@ -299,6 +324,7 @@ public final class ReplicationPrimary {
 
     /** Every cron tick: pending syncs; once a second the rest of Redis's replicationCron. */
     public void cron(long nowMs) {
+        failover.update();
         startPendingSync();
         long second = nowMs / 1000;
         if (second == lastCronSecond) {
@@ -307,7 +333,7 @@ public final class ReplicationPrimary {
         lastCronSecond = second;
         ServerConfig config = server.config();
         if (!replicas.isEmpty() && cronLoops % config.replPingReplicaPeriod() == 0 && !state.replica()
-                && state.backlog() != null) {
+                && state.backlog() != null && !failover.holdsPings()) {
             stream.feed(-1, PING);
         }
         cronLoops++;
@@ -334,6 +360,19 @@ public final class ReplicationPrimary {
             state.newHistory();
             state.freeBacklog();
             LOG.info("Replication backlog freed after {} seconds without connected replicas.", ttl);
+        }
+    }
+
+    /**
+     * This node's history changed under its replicas (it was promoted, or its primary's id changed):
+     * they are disconnected so that they reconnect and learn the new id with PSYNC ({@code +CONTINUE
+     * <newid>}), as Redis's disconnectSlaves. The next command fed carries a SELECT.
+     */
+    public void historyChanged() {
+        stream.forceSelect();
+        for (ReplicaLink link : new ArrayList<>(replicas)) {
+            link.client.kill();
+            forget(link.client);
         }
     }
 

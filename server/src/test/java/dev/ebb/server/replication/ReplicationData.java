@@ -206,6 +206,6 @@ final class ReplicationData {
     }
 
     private static String cut(String s) {
-        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+        return s.length() <= 200 ? s : s.substring(0, 200) + "..." + s.substring(s.length() - 200);
     }
 }

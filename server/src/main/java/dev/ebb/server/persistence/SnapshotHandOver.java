@@ -44,7 +44,7 @@ import java.util.function.Consumer;
  * as Redis's child does. Loop thread for everything but {@link #run}, which is the writer thread's.
  */
 final class SnapshotHandOver implements Runnable {
-    static final long MAX_IN_FLIGHT_BYTES = 32L << 20;
+    static final long MAX_IN_FLIGHT_BYTES = 8L << 20;
     static final long SLICE_NANOS = 300_000;
     private static final int SLICE_POSITIONS = 256;
     private static final int BATCH_KEYS = 512;
@@ -372,6 +372,7 @@ final class SnapshotHandOver implements Runnable {
     /** The writer thread: opens the output, writes the queued pre-images, finishes it, reports to the loop. */
     @Override
     public void run() {
+        WriterPriority.lowerCurrentThread();
         IOException failure = null;
         try {
             output.open();

@@ -27,10 +27,12 @@ import java.util.function.Consumer;
  * what it costs. What the keys become is an {@link Output}'s business; this class only walks and hands
  * over.
  *
- * <p><b>Hand-over.</b> The loop turns each key of a {@link Snapshot} into an immutable pre-image
- * ({@link Key}): strings as they are (their bytes are never written once stored), collections as a copy in
- * the same encoding, with the LRU idle time or LFU counter as of the instant. Pre-images go to the writer
- * thread in batches over an unbounded queue; the walk pauses while more than {@link #MAX_IN_FLIGHT_BYTES}
+ * <p><b>Hand-over.</b> The loop turns each key of a {@link Snapshot} into an immutable pre-image: strings
+ * as they are (their bytes are never written once stored), collections as a copy in the same encoding,
+ * with the LRU idle time or LFU counter as of the instant. Pre-images go to the writer thread in column
+ * {@link Batch}es over an unbounded queue, and the writer hands each batch back emptied for the loop to
+ * fill again: a string key allocates nothing on its way, so a BGSAVE under load adds next to no garbage
+ * (a record per key made the collector run every few seconds of a 10M-key save). The walk pauses while more than {@link #MAX_IN_FLIGHT_BYTES}
  * of them wait, so a slow disk holds the walk back, not memory. Keys the loop's own writes hand over cannot
  * wait and are queued regardless (at most what those writes touch). The bytes waiting are Ebb's
  * counterpart of fork's copy-on-write ({@code current_cow_size}, {@code rdb_last_cow_size},
@@ -39,9 +41,9 @@ import java.util.function.Consumer;
  * <p><b>Slices.</b> Each slice walks for about {@link #SLICE_NANOS} and then lets I/O and commands run (a
  * zero-delay task, as the expire cycle does), so a command waits behind at most one slice.
  *
- * <p><b>Writer thread.</b> Opens the output, writes each key (pausing {@code rdb-key-save-delay} per key,
- * Redis's test knob), finishes it, and reports the result to the loop; the output logs its own failures
- * as Redis's child does. Loop thread for everything but {@link #run}, which is the writer thread's.
+ * <p><b>Writer thread.</b> Lowers its own priority ({@link WriterPriority}), opens the output, writes each
+ * key (pausing {@code rdb-key-save-delay} per key, Redis's test knob), finishes it, and reports the result
+ * to the loop; the output logs its own failures as Redis's child does. Loop thread for everything but {@link #run}, which is the writer thread's.
  */
 final class SnapshotHandOver implements Runnable {
     static final long MAX_IN_FLIGHT_BYTES = 8L << 20;

@@ -32,8 +32,8 @@ import java.util.function.Consumer;
  * with the LRU idle time or LFU counter as of the instant. Pre-images go to the writer thread in column
  * {@link Batch}es over an unbounded queue, and the writer hands each batch back emptied for the loop to
  * fill again: a string key allocates nothing on its way, so a BGSAVE under load adds next to no garbage
- * (a record per key made the collector run every few seconds of a 10M-key save). The walk pauses while more than {@link #MAX_IN_FLIGHT_BYTES}
- * of them wait, so a slow disk holds the walk back, not memory. Keys the loop's own writes hand over cannot
+ * (a record per key made the collector run every few seconds of a 10M-key save). The walk pauses while
+ * more than {@link #MAX_IN_FLIGHT_BYTES} of them wait, so a slow disk holds the walk back, not memory. Keys the loop's own writes hand over cannot
  * wait and are queued regardless (at most what those writes touch). The bytes waiting are Ebb's
  * counterpart of fork's copy-on-write ({@code current_cow_size}, {@code rdb_last_cow_size},
  * {@code aof_last_cow_size}).
@@ -43,7 +43,8 @@ import java.util.function.Consumer;
  *
  * <p><b>Writer thread.</b> Lowers its own priority ({@link WriterPriority}), opens the output, writes each
  * key (pausing {@code rdb-key-save-delay} per key, Redis's test knob), finishes it, and reports the result
- * to the loop; the output logs its own failures as Redis's child does. Loop thread for everything but {@link #run}, which is the writer thread's.
+ * to the loop; the output logs its own failures as Redis's child does. Loop thread for everything but
+ * {@link #run}, which is the writer thread's.
  */
 final class SnapshotHandOver implements Runnable {
     static final long MAX_IN_FLIGHT_BYTES = 8L << 20;

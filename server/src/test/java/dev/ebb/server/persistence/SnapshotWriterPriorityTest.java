@@ -38,7 +38,7 @@ class SnapshotWriterPriorityTest {
         return false;
     }
 
-    /** The nice values of this process's threads whose name starts with {@code name} (field 19 of /proc/self/task/T/stat). */
+    /** The nice values of this process's threads whose name starts with {@code name} (/proc/self/task/T/stat). */
     private static List<Integer> niceOfThreads(String name) throws IOException {
         List<Integer> nices = new ArrayList<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {

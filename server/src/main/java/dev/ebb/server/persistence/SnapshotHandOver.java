@@ -33,10 +33,10 @@ import java.util.function.Consumer;
  * {@link Batch}es over an unbounded queue, and the writer hands each batch back emptied for the loop to
  * fill again: a string key allocates nothing on its way, so a BGSAVE under load adds next to no garbage
  * (a record per key made the collector run every few seconds of a 10M-key save). The walk pauses while
- * more than {@link #MAX_IN_FLIGHT_BYTES} of them wait, so a slow disk holds the walk back, not memory. Keys the loop's own writes hand over cannot
- * wait and are queued regardless (at most what those writes touch). The bytes waiting are Ebb's
- * counterpart of fork's copy-on-write ({@code current_cow_size}, {@code rdb_last_cow_size},
- * {@code aof_last_cow_size}).
+ * more than {@link #MAX_IN_FLIGHT_BYTES} of them wait, so a slow disk holds the walk back, not memory.
+ * Keys the loop's own writes hand over cannot wait and are queued regardless (at most what those writes
+ * touch). The bytes waiting are Ebb's counterpart of fork's copy-on-write ({@code current_cow_size},
+ * {@code rdb_last_cow_size}, {@code aof_last_cow_size}).
  *
  * <p><b>Slices.</b> Each slice walks for about {@link #SLICE_NANOS} and then lets I/O and commands run (a
  * zero-delay task, as the expire cycle does), so a command waits behind at most one slice.

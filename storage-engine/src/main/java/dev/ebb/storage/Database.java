@@ -126,6 +126,16 @@ public final class Database {
     }
 
     /**
+     * Sizes the empty tables of a database about to receive {@code keys} keys, {@code volatileKeys} of them
+     * with a time to live (RDB loading, from RESIZEDB), so that no resize runs while they arrive. Does
+     * nothing to a table that holds keys. O(the new capacities).
+     */
+    public void presize(int keys, int volatileKeys) {
+        dict.presize(keys);
+        expires.presize(volatileKeys);
+    }
+
+    /**
      * Chooses what the per-key meta records on access: the access time (LRU, the default) or an
      * LFU counter with Redis's {@code lfu-log-factor} and {@code lfu-decay-time} (minutes).
      */
@@ -488,20 +498,29 @@ public final class Database {
      * @throws IllegalStateException if the key is present; the database is left unchanged
      */
     public void add(byte[] key, Object value, long nowMs) {
-        long valueBytes = Values.memoryOf(value);
-        Object old = dict.put(key, value);
-        if (old != null) {
-            dict.put(key, old);
+        if (!tryAdd(key, value, nowMs)) {
             throw new IllegalStateException("add of a key that exists: key=" + KeyText.printable(key));
         }
-        payloadBytes += Values.keyBytes(key) + valueBytes;
-        dict.setMetaAt(dict.find(key), access.initial(nowMs));
+    }
+
+    /**
+     * As {@link #add}, in one probe of the main dict, but a present key is left unchanged (the RDB loader,
+     * which refuses a file with a key twice).
+     *
+     * @return false if the key was present
+     */
+    public boolean tryAdd(byte[] key, Object value, long nowMs) {
+        if (dict.putIfAbsent(key, value, access.initial(nowMs)) != null) {
+            return false;
+        }
+        payloadBytes += Values.keyBytes(key) + Values.memoryOf(value);
         if (slotIndex != null) {
             slotIndex.add(key);
         }
         volatileHashes.track(key, value);
         newKeyListener.added(this, key);
         keyspaceListener.keyModified(this, key);
+        return true;
     }
 
     /**

@@ -124,6 +124,23 @@ public final class Dict<V> extends OpenTable {
     }
 
     /**
+     * Inserts {@code key} with {@code value} and {@code meta} if it is absent, in one probe; a present key
+     * is left as it is. O(1) expected.
+     *
+     * @return the present key's value, or {@code null} if the key was inserted
+     */
+    public V putIfAbsent(final byte[] key, final V value, final int meta) {
+        Objects.requireNonNull(value, "value");
+        final int handle = insertKey(key);
+        if (handle >= 0) {
+            return valueAt(handle);
+        }
+        setRowReference(~handle, VALUE_COLUMN, value);
+        setMetaAt(~handle, meta);
+        return null;
+    }
+
+    /**
      * Removes a key. O(1) expected.
      *
      * @param key the key bytes

@@ -395,6 +395,24 @@ abstract class OpenTable {
         return ready > 0 ? arrayBytes(ready << rowShift, REFERENCE_BYTES) + columnArrayBytes(ready) : 0;
     }
 
+    /**
+     * Sizes an empty table for {@code keys} inserts, so that they start no resize and ask for no grown
+     * arrays ahead (a loader that knows its key count, as Redis's RESIZEDB expands a dict). Does nothing
+     * if the table holds keys or already has that many slots. O(new capacity).
+     */
+    public final void presize(final int keys) {
+        if (size != 0 || oldRows != null) {
+            return;
+        }
+        int capacity = MIN_CAPACITY;
+        while (capacity < MAX_CAPACITY && aheadFill(capacity) <= keys) {
+            capacity <<= 1;
+        }
+        if (capacity > slots(rows)) {
+            reset(capacity);
+        }
+    }
+
     /** Removes every key and returns to {@link #MIN_CAPACITY} slots, dropping any resize in progress. O(1). */
     public final void clear() {
         reset(MIN_CAPACITY);

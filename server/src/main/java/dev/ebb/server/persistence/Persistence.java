@@ -518,7 +518,7 @@ public final class Persistence {
     }
 
     private RdbLoad read(Path path, Database[] fresh, long nowMs, boolean keepExpired) throws IOException {
-        RdbLoad visitor = new RdbLoad(fresh, nowMs, server.config().keyLoadDelay());
+        RdbLoad visitor = new RdbLoad(fresh, nowMs, server.config().keyLoadDelay(), Files.size(path));
         if (keepExpired) {
             visitor.keepExpired();
         }

@@ -21,10 +21,13 @@ import org.slf4j.LoggerFactory;
  */
 final class RdbLoad implements RdbVisitor {
     private static final Logger LOG = LoggerFactory.getLogger(Persistence.class);
+    /** The fewest file bytes a key takes: its type, its key's length and its value's length. */
+    private static final int MIN_KEY_BYTES = 3;
 
     private final Database[] target;
     private final long nowMs;
     private final int keyLoadDelayMicros;
+    private final long fileBytes;
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
     private long loaded;
     private long expired;
@@ -33,11 +36,14 @@ final class RdbLoad implements RdbVisitor {
     private String replId;
     private long replOffset = -1;
     private int replStreamDb;
+    private int currentDb;
 
-    RdbLoad(Database[] target, long nowMs, int keyLoadDelayMicros) {
+    /** {@code fileBytes}: the file's size, which bounds what a RESIZEDB hint may make it allocate. */
+    RdbLoad(Database[] target, long nowMs, int keyLoadDelayMicros, long fileBytes) {
         this.target = target;
         this.nowMs = nowMs;
         this.keyLoadDelayMicros = keyLoadDelayMicros;
+        this.fileBytes = fileBytes;
     }
 
     /** Keeps keys whose time has passed, as Redis's rdbLoad does on a replica (its primary deletes them). */
@@ -102,6 +108,19 @@ final class RdbLoad implements RdbVisitor {
     @Override
     public void selectDb(int db) throws RdbException {
         checkDb(db);
+        currentDb = db;
+    }
+
+    /**
+     * Sizes the database's tables for the keys to come, as Redis expands its dicts: no resize runs while
+     * they arrive. A key takes at least {@link #MIN_KEY_BYTES} of the file, so a larger hint is corrupt
+     * data and is cut to what the file can hold.
+     */
+    @Override
+    public void resizeDb(long size, long expires) {
+        long most = fileBytes / MIN_KEY_BYTES;
+        target[currentDb].presize((int) Math.min(Math.min(size, most), Integer.MAX_VALUE),
+                (int) Math.min(Math.min(expires, most), Integer.MAX_VALUE));
     }
 
     @Override
@@ -116,12 +135,11 @@ final class RdbLoad implements RdbVisitor {
             return;
         }
         Database d = target[db];
-        if (d.hasEntry(key)) {
+        if (!d.tryAdd(key, value, nowMs)) {
             String printable = new String(key, StandardCharsets.ISO_8859_1);
             LOG.warn("RDB has duplicated key '{}' in DB {}", printable, db);
             throw new RdbException("Duplicated key found in RDB file");
         }
-        d.add(key, value, nowMs);
         if (expireAtMs != -1) {
             d.setExpire(key, expireAtMs);
         }

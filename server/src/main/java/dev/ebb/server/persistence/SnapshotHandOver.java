@@ -10,9 +10,9 @@ import dev.ebb.storage.types.ListValue;
 import dev.ebb.storage.types.SetValue;
 import dev.ebb.storage.zset.SortedSet;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,24 +27,27 @@ import java.util.function.Consumer;
  * what it costs. What the keys become is an {@link Output}'s business; this class only walks and hands
  * over.
  *
- * <p><b>Hand-over.</b> The loop turns each key of a {@link Snapshot} into an immutable pre-image
- * ({@link Key}): strings as they are (their bytes are never written once stored), collections as a copy in
- * the same encoding, with the LRU idle time or LFU counter as of the instant. Pre-images go to the writer
- * thread in batches over an unbounded queue; the walk pauses while more than {@link #MAX_IN_FLIGHT_BYTES}
- * of them wait, so a slow disk holds the walk back, not memory. Keys the loop's own writes hand over cannot
- * wait and are queued regardless (at most what those writes touch). The bytes waiting are Ebb's
- * counterpart of fork's copy-on-write ({@code current_cow_size}, {@code rdb_last_cow_size},
- * {@code aof_last_cow_size}).
+ * <p><b>Hand-over.</b> The loop turns each key of a {@link Snapshot} into an immutable pre-image: strings
+ * as they are (their bytes are never written once stored), collections as a copy in the same encoding,
+ * with the LRU idle time or LFU counter as of the instant. Pre-images go to the writer thread in column
+ * {@link Batch}es over an unbounded queue, and the writer hands each batch back emptied for the loop to
+ * fill again: a string key allocates nothing on its way, so a BGSAVE under load adds next to no garbage
+ * (a record per key made the collector run every few seconds of a 10M-key save). The walk pauses while
+ * more than {@link #MAX_IN_FLIGHT_BYTES} of them wait, so a slow disk holds the walk back, not memory.
+ * Keys the loop's own writes hand over cannot wait and are queued regardless (at most what those writes
+ * touch). The bytes waiting are Ebb's counterpart of fork's copy-on-write ({@code current_cow_size},
+ * {@code rdb_last_cow_size}, {@code aof_last_cow_size}).
  *
  * <p><b>Slices.</b> Each slice walks for about {@link #SLICE_NANOS} and then lets I/O and commands run (a
  * zero-delay task, as the expire cycle does), so a command waits behind at most one slice.
  *
- * <p><b>Writer thread.</b> Opens the output, writes each key (pausing {@code rdb-key-save-delay} per key,
- * Redis's test knob), finishes it, and reports the result to the loop; the output logs its own failures
- * as Redis's child does. Loop thread for everything but {@link #run}, which is the writer thread's.
+ * <p><b>Writer thread.</b> Lowers its own priority ({@link WriterPriority}), opens the output, writes each
+ * key (pausing {@code rdb-key-save-delay} per key, Redis's test knob), finishes it, and reports the result
+ * to the loop; the output logs its own failures as Redis's child does. Loop thread for everything but
+ * {@link #run}, which is the writer thread's.
  */
 final class SnapshotHandOver implements Runnable {
-    static final long MAX_IN_FLIGHT_BYTES = 32L << 20;
+    static final long MAX_IN_FLIGHT_BYTES = 8L << 20;
     static final long SLICE_NANOS = 300_000;
     private static final int SLICE_POSITIONS = 256;
     private static final int BATCH_KEYS = 512;
@@ -71,8 +74,88 @@ final class SnapshotHandOver implements Runnable {
         void discard();
     }
 
-    /** One key's pre-image, as of the snapshot's instant; {@code bytes} is its estimated size in flight. */
-    record Key(int db, byte[] key, Object value, long expireAtMs, long idleSeconds, int freq, long bytes) {
+    /**
+     * One key's pre-image, as of the snapshot's instant. The writer thread reads a batch through one
+     * instance that it points at each key in turn, so an output must not keep it past {@link Output#key}.
+     */
+    static final class Key {
+        private int db;
+        private byte[] key;
+        private Object value;
+        private long expireAtMs;
+        private long idleSeconds;
+        private int freq;
+
+        Key set(int db, byte[] key, Object value, long expireAtMs, long idleSeconds, int freq) {
+            this.db = db;
+            this.key = key;
+            this.value = value;
+            this.expireAtMs = expireAtMs;
+            this.idleSeconds = idleSeconds;
+            this.freq = freq;
+            return this;
+        }
+
+        int db() {
+            return db;
+        }
+
+        byte[] key() {
+            return key;
+        }
+
+        Object value() {
+            return value;
+        }
+
+        long expireAtMs() {
+            return expireAtMs;
+        }
+
+        long idleSeconds() {
+            return idleSeconds;
+        }
+
+        int freq() {
+            return freq;
+        }
+    }
+
+    /**
+     * Up to {@link #BATCH_KEYS} pre-images in columns, filled by the loop and written by the writer thread,
+     * which hands it back emptied for reuse: a handed-over string allocates nothing.
+     */
+    private static final class Batch {
+        final int[] dbs = new int[BATCH_KEYS];
+        final byte[][] keys = new byte[BATCH_KEYS][];
+        final Object[] values = new Object[BATCH_KEYS];
+        final long[] expires = new long[BATCH_KEYS];
+        final long[] idles = new long[BATCH_KEYS];
+        final int[] freqs = new int[BATCH_KEYS];
+        final long[] bytes = new long[BATCH_KEYS];
+        int size;
+
+        boolean isFull() {
+            return size == BATCH_KEYS;
+        }
+
+        void add(int db, byte[] key, Object value, long expireAtMs, long idleSeconds, int freq, long estimate) {
+            int i = size++;
+            dbs[i] = db;
+            keys[i] = key;
+            values[i] = value;
+            expires[i] = expireAtMs;
+            idles[i] = idleSeconds;
+            freqs[i] = freq;
+            bytes[i] = estimate;
+        }
+
+        /** Drops the references, so that a batch waiting for reuse keeps no value alive. */
+        void clear() {
+            java.util.Arrays.fill(keys, 0, size, null);
+            java.util.Arrays.fill(values, 0, size, null);
+            size = 0;
+        }
     }
 
     private final ScheduledExecutorService loop;
@@ -85,6 +168,7 @@ final class SnapshotHandOver implements Runnable {
     private final int keyDelayMicros;
     private final Consumer<IOException> onDone;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private final Queue<Batch> emptied = new ConcurrentLinkedQueue<>();
     private final AtomicLong inFlightBytes = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     private final Runnable slice = this::slice;
@@ -92,7 +176,7 @@ final class SnapshotHandOver implements Runnable {
     private volatile boolean stopped;
     private boolean endQueued;
     private long peakInFlightBytes;
-    private List<Key> batch = new ArrayList<>(BATCH_KEYS);
+    private Batch batch = new Batch();
     private Thread thread;
 
     /**
@@ -121,13 +205,14 @@ final class SnapshotHandOver implements Runnable {
             throws IOException {
         output.open();
         IOException[] failure = new IOException[1];
+        Key view = new Key();
         Snapshot snapshot = Snapshot.begin(dbs, (db, key, value, expireAt, meta) -> {
             if (failure[0] != null) {
                 return;
             }
             try {
-                output.key(new Key(db, key, value, expireAt, EntryWriter.idleSeconds(access, meta, nowMs),
-                        EntryWriter.frequency(access, meta, nowMs, decayMinutes), 0));
+                output.key(view.set(db, key, value, expireAt, EntryWriter.idleSeconds(access, meta, nowMs),
+                        EntryWriter.frequency(access, meta, nowMs, decayMinutes)));
             } catch (IOException e) {
                 failure[0] = e;
             }
@@ -218,13 +303,13 @@ final class SnapshotHandOver implements Runnable {
     private void handOver(int db, byte[] key, Object value, long expireAtMs, int meta) {
         Object image = preImage(value);
         long bytes = Values.keyBytes(key) + Values.memoryOf(image);
-        batch.add(new Key(db, key, image, expireAtMs, EntryWriter.idleSeconds(access, meta, instantMs),
-                EntryWriter.frequency(access, meta, instantMs, decayMinutes), bytes));
+        batch.add(db, key, image, expireAtMs, EntryWriter.idleSeconds(access, meta, instantMs),
+                EntryWriter.frequency(access, meta, instantMs, decayMinutes), bytes);
         long now = inFlightBytes.addAndGet(bytes);
         if (now > peakInFlightBytes) {
             peakInFlightBytes = now;
         }
-        if (batch.size() >= BATCH_KEYS) {
+        if (batch.isFull()) {
             flushBatch();
         }
     }
@@ -251,9 +336,10 @@ final class SnapshotHandOver implements Runnable {
     }
 
     private void flushBatch() {
-        if (!batch.isEmpty()) {
+        if (batch.size > 0) {
             queue.add(batch);
-            batch = new ArrayList<>(BATCH_KEYS);
+            Batch reused = emptied.poll();
+            batch = reused != null ? reused : new Batch();
         }
     }
 
@@ -289,6 +375,7 @@ final class SnapshotHandOver implements Runnable {
     /** The writer thread: opens the output, writes the queued pre-images, finishes it, reports to the loop. */
     @Override
     public void run() {
+        WriterPriority.lowerCurrentThread();
         IOException failure = null;
         try {
             output.open();
@@ -297,23 +384,22 @@ final class SnapshotHandOver implements Runnable {
             owner.onLoop(() -> onDone.accept(e));
             return;
         }
+        Key view = new Key();
         try {
             while (true) {
                 Object item = queue.take();
                 if (item == END || stopped) {
                     break;
                 }
-                @SuppressWarnings("unchecked")
-                List<Key> keys = (List<Key>) item;
-                for (Key k : keys) {
-                    if (stopped) {
-                        break;
-                    }
+                Batch b = (Batch) item;
+                for (int i = 0; i < b.size && !stopped; i++) {
                     delay();
-                    output.key(k);
-                    inFlightBytes.addAndGet(-k.bytes());
+                    output.key(view.set(b.dbs[i], b.keys[i], b.values[i], b.expires[i], b.idles[i], b.freqs[i]));
+                    inFlightBytes.addAndGet(-b.bytes[i]);
                     written.incrementAndGet();
                 }
+                b.clear();
+                emptied.add(b);
             }
             if (stopped) {
                 output.discard();

@@ -46,9 +46,11 @@ public final class Client {
     public static final int FLAG_TRACKING_BROKEN_REDIR = 1 << 14;
     /** ASKING was sent: the next command may use a slot this node is importing (Redis's CLIENT_ASKING). */
     public static final int FLAG_ASKING = 1 << 15;
-    /** Every tracking flag: CLIENT TRACKING OFF and disconnection clear them all. */
     /** The connection this replica receives its primary's stream on (CLIENT LIST {@code flags=M}). */
-    public static final int FLAG_MASTER = 1 << 15;
+    public static final int FLAG_MASTER = 1 << 16;
+    /** READONLY was sent: a cluster replica serves this client's reads of its primary's slots (CLIENT_READONLY). */
+    public static final int FLAG_READONLY = 1 << 17;
+    /** Every tracking flag: CLIENT TRACKING OFF and disconnection clear them all. */
     public static final int TRACKING_FLAGS = FLAG_TRACKING | FLAG_TRACKING_BCAST | FLAG_TRACKING_OPTIN
             | FLAG_TRACKING_OPTOUT | FLAG_TRACKING_NOLOOP | FLAG_TRACKING_CACHING | FLAG_TRACKING_BROKEN_REDIR;
 

@@ -27,6 +27,7 @@ package dev.ebb.server.cluster;
  * <p>Command loop thread only.
  */
 public final class Failover {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Failover.class);
     /** Redis's CLUSTER_MF_TIMEOUT: a manual failover not done by then is aborted. */
     static final long MF_TIMEOUT_MS = 5000;
 
@@ -128,6 +129,8 @@ public final class Failover {
                 authTime = now;
                 authRank = 0;
             }
+            LOG.info("Start of election delayed for {} milliseconds (rank #{}, offset {}).", authTime - now, authRank,
+                    gossip.replication().offset());
             // Tell the sibling replicas our offset, so that they rank themselves against it.
             for (ClusterNode r : cs.replicasOf(master)) {
                 if (r != me && r.link != null) {
@@ -152,6 +155,7 @@ public final class Failover {
         if (!authSent) {
             cs.currentEpoch++;
             authEpoch = cs.currentEpoch;
+            LOG.info("Starting a failover election for epoch {}.", authEpoch);
             BusMessage request = gossip.header(BusMessage.FAILOVER_AUTH_REQUEST);
             if (mfEnd != 0) {
                 request.mflags0 |= BusMessage.MFLAG0_FORCEACK;
@@ -162,6 +166,7 @@ public final class Failover {
             return;
         }
         if (authCount >= cs.size / 2 + 1) {
+            LOG.info("Failover election won: I'm the new master.");
             if (me.configEpoch < authEpoch) {
                 me.configEpoch = authEpoch;
             }
@@ -222,6 +227,7 @@ public final class Failover {
         }
         cs.lastVoteEpoch = cs.currentEpoch;
         master.votedTime = now;
+        LOG.info("Failover auth granted to {} for epoch {}", node.name, cs.currentEpoch);
         cs.todoSave = true;
         gossip.send(node.link, gossip.header(BusMessage.FAILOVER_AUTH_ACK));
     }
@@ -234,6 +240,7 @@ public final class Failover {
         resetManual();
         mfEnd = now + MF_TIMEOUT_MS;
         mfReplica = sender;
+        LOG.info("Manual failover requested by replica {}.", sender.name);
         gossip.replication().pauseWrites(now + MF_TIMEOUT_MS * 2);
         if (sender.link != null) {
             gossip.sendPing(sender.link, BusMessage.PING, now);

@@ -15,6 +15,7 @@ package dev.ebb.server.cluster;
  * <p>Command loop thread only.
  */
 public final class Replicas {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Replicas.class);
     /** Redis's CLUSTER_SLAVE_MIGRATION_DELAY. */
     static final long MIGRATION_DELAY_MS = 5000;
 
@@ -31,6 +32,7 @@ public final class Replicas {
      * (open slots closed, shard id taken from it) and replication starts.
      */
     public void setMyMaster(ClusterNode n, long now) {
+        LOG.info("Configuring myself as a replica of {}", n.name);
         ClusterNode me = cs.myself;
         if (me.isMaster()) {
             me.flags = (me.flags & ~(ClusterNode.MASTER | ClusterNode.MIGRATE_TO)) | ClusterNode.SLAVE;

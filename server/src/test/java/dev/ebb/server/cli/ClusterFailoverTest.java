@@ -140,7 +140,30 @@ class ClusterFailoverTest {
             }
         }
         assertEquals(3, replicas);
+        List<String> primaries = new ArrayList<>();
+        String replicaId = null;
+        for (String line : ClusterNodes.call(ports[0], "CLUSTER", "NODES").split("\n")) {
+            String[] f = line.split(" ");
+            if (f[2].contains("slave")) {
+                replicaId = f[0];
+            } else {
+                primaries.add(f[0]);
+            }
+        }
+        int primaryPort = ports[indexOf(primaries.get(0))];
+        assertEquals("ERR I can only replicate a master, not a replica.",
+                errorOf(primaryPort, "CLUSTER", "REPLICATE", replicaId));
+        assertEquals("ERR To set a master the node must be empty and without assigned slots.",
+                errorOf(primaryPort, "CLUSTER", "REPLICATE", primaries.get(1)));
         assertCheckClean();
+    }
+
+    private static String errorOf(int port, String... command) {
+        try {
+            return ClusterNodes.call(port, command);
+        } catch (redis.clients.jedis.exceptions.JedisDataException e) {
+            return e.getMessage();
+        }
     }
 
     private static long replicasSeen(int port) {

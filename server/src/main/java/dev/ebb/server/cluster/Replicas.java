@@ -7,10 +7,11 @@ package dev.ebb.server.cluster;
  * address, and moves a spare replica to an orphaned primary.
  *
  * <p><b>Replica migration.</b> A primary that owns slots and had replicas (flagged MIGRATE_TO when
- * it gained its first replica or took over slots) is orphaned while none of its replicas is
- * working. A replica of a primary with the most working replicas, if that primary keeps more than
- * {@code cluster-migration-barrier} of them and this replica has the smallest id among them, moves
- * to the orphaned primary once it has been orphaned for 5 s ({@code cluster-allow-replica-migration}).
+ * it gained a replica or took over slots) is orphaned when every replica it has is flagged FAIL. A
+ * replica of a primary with the most replicas not FAIL (at least two), if its primary keeps more
+ * than {@code cluster-migration-barrier} reachable ones and it has the smallest id among the
+ * replicas of such primaries, moves to the orphaned primary once that has been orphaned for 5 s
+ * ({@code cluster-allow-replica-migration}).
  *
  * <p>Command loop thread only.
  */
@@ -70,8 +71,19 @@ public final class Replicas {
         }
     }
 
-    /** Working replicas of {@code master}: neither PFAIL nor FAIL. */
+    /** Replicas of {@code master} not flagged FAIL (Redis's clusterCountNonFailingSlaves). */
     private int okReplicas(ClusterNode master) {
+        int ok = 0;
+        for (ClusterNode r : cs.replicasOf(master)) {
+            if (!r.has(ClusterNode.FAIL)) {
+                ok++;
+            }
+        }
+        return ok;
+    }
+
+    /** Replicas of {@code master} neither PFAIL nor FAIL. */
+    private int reachableReplicas(ClusterNode master) {
         int ok = 0;
         for (ClusterNode r : cs.replicasOf(master)) {
             if (!r.failing()) {
@@ -86,7 +98,7 @@ public final class Replicas {
         int maxReplicas = 0;
         int orphaned = 0;
         for (ClusterNode n : cs.nodes.values()) {
-            if (!n.isMaster() || n.failing()) {
+            if (!n.isMaster() || n.has(ClusterNode.FAIL)) {
                 continue;
             }
             int ok = okReplicas(n);
@@ -96,13 +108,13 @@ public final class Replicas {
             maxReplicas = Math.max(maxReplicas, ok);
         }
         if (orphaned == 0 || maxReplicas < 2 || okReplicas(myMaster) != maxReplicas
-                || cs.state != ClusterState.OK || okReplicas(myMaster) <= cs.migrationBarrier) {
+                || cs.state != ClusterState.OK || reachableReplicas(myMaster) <= cs.migrationBarrier) {
             return;
         }
         ClusterNode target = null;
         ClusterNode candidate = cs.myself;
         for (ClusterNode n : cs.nodes.values()) {
-            boolean isOrphaned = n.isMaster() && !n.failing() && n.has(ClusterNode.MIGRATE_TO);
+            boolean isOrphaned = n.isMaster() && !n.has(ClusterNode.FAIL) && n.has(ClusterNode.MIGRATE_TO);
             int ok = n.isMaster() ? okReplicas(n) : 0;
             if (ok > 0) {
                 isOrphaned = false;

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * Replicas, elections and manual failover on the gossip state machine, over {@link SimulatedBus}
  * with a manual clock: the replica role as the others see it, a FAIL primary replaced by its best
  * replica after a majority vote, one vote per epoch, the old primary following the new owner, the
- * validity factor and no-failover settings, and CLUSTER FAILOVER's default, FORCE and TAKEOVER forms.
+ * validity factor and no-failover settings, replica migration and its barrier, and CLUSTER
+ * FAILOVER's default, FORCE and TAKEOVER forms.
  */
 class FailoverStateMachineTest {
     private static final long TIMEOUT = 2000;
@@ -167,6 +168,34 @@ class FailoverStateMachineTest {
 
         assertTrue(n[3].myself().has(ClusterNode.SLAVE));
         assertEquals(0, n[3].state.sent(BusMessage.FAILOVER_AUTH_REQUEST));
+    }
+
+    @Test
+    void aSpareReplicaShouldMigrateToAPrimaryLeftWithoutWorkingReplicas() {
+        SimulatedBus.Node[] n = cluster(4);
+        // Node 0 has replicas 3 and 6, node 2 only replica 5: when 5 dies, one of 3 and 6 moves to 2.
+        n[5].kill();
+        bus.run(TIMEOUT * 3 + Replicas.MIGRATION_DELAY_MS + 2000);
+
+        SimulatedBus.Node mover = n[3].myself().name().compareTo(n[6].myself().name()) < 0 ? n[3] : n[6];
+        SimulatedBus.Node stayer = mover == n[3] ? n[6] : n[3];
+        assertEquals(n[2].myself().name(), mover.myself().slaveof());
+        assertEquals(n[0].myself().name(), stayer.myself().slaveof());
+        assertEquals(7002, mover.replication.port);
+        assertEquals(n[2].myself().name(), n[1].view(mover).slaveof());
+    }
+
+    @Test
+    void noReplicaShouldMigrateWhenTheBarrierWouldBeCrossed() {
+        SimulatedBus.Node[] n = cluster(4);
+        for (SimulatedBus.Node node : n) {
+            node.state.failoverSettings(10, false, 2, true, 10_000);
+        }
+        n[5].kill();
+        bus.run(TIMEOUT * 3 + Replicas.MIGRATION_DELAY_MS + 2000);
+
+        assertEquals(n[0].myself().name(), n[3].myself().slaveof());
+        assertEquals(n[0].myself().name(), n[6].myself().slaveof());
     }
 
     @Test

@@ -51,7 +51,7 @@ class ClusterReplicaCommandsTest {
             assertEquals(err("ERR You should send CLUSTER FAILOVER to a replica"),
                     s.call("CLUSTER", "FAILOVER", "TAKEOVER"));
             assertEquals(err("ERR syntax error"), s.call("CLUSTER", "FAILOVER", "bogus"));
-            assertEquals(err("ERR unknown subcommand or wrong number of arguments for 'failover'. Try CLUSTER HELP."),
+            assertEquals(err("ERR unknown subcommand or wrong number of arguments for 'FAILOVER'. Try CLUSTER HELP."),
                     s.call("CLUSTER", "FAILOVER", "a", "b"));
         }
     }

@@ -59,6 +59,11 @@ public final class Failover {
         return mfEnd != 0 && cs.myself.isMaster();
     }
 
+    /** Whether a manual failover is under way (on the replica that runs it or the primary that holds writes). */
+    public boolean inProgress() {
+        return mfEnd != 0;
+    }
+
     /** The replica a manual failover of this primary is for, or null. */
     ClusterNode manualReplica() {
         return mfEnd != 0 ? mfReplica : null;

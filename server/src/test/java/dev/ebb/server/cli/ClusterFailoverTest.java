@@ -211,6 +211,18 @@ class ClusterFailoverTest {
             List<String> lines = j.clusterReplicas(ownerId);
             assertEquals(1, lines.size(), lines::toString);
             assertTrue(lines.get(0).contains("myself,slave " + ownerId), lines::toString);
+            List<Object> slots = j.clusterSlots();
+            assertEquals(3, slots.size());
+            for (Object range : slots) {
+                assertEquals(4, ((List<?>) range).size(), "start, end, primary and its replica");
+            }
+            List<redis.clients.jedis.resps.ClusterShardInfo> shards = j.clusterShards();
+            assertEquals(3, shards.size());
+            for (redis.clients.jedis.resps.ClusterShardInfo shard : shards) {
+                assertEquals(2, shard.getNodes().size());
+                assertEquals(java.util.Set.of("master", "replica"), java.util.Set.of(shard.getNodes().get(0).getRole(),
+                        shard.getNodes().get(1).getRole()));
+            }
         }
     }
 

@@ -211,11 +211,16 @@ class ClusterFailoverTest {
             List<String> lines = j.clusterReplicas(ownerId);
             assertEquals(1, lines.size(), lines::toString);
             assertTrue(lines.get(0).contains("myself,slave " + ownerId), lines::toString);
-            List<Object> slots = j.clusterSlots();
-            assertEquals(3, slots.size());
-            for (Object range : slots) {
-                assertEquals(4, ((List<?>) range).size(), "start, end, primary and its replica");
+            // SLOTS lists a replica once it announced a replication offset: give every shard a write.
+            try (JedisCluster jc = new JedisCluster(new HostAndPort("127.0.0.1", ports[0]))) {
+                for (String key : new String[] {"a", "b", "c"}) {
+                    jc.set(key, key);
+                }
             }
+            ClusterNodes.await("CLUSTER SLOTS to list each range's primary and replica", 60, () -> {
+                List<Object> slots = j.clusterSlots();
+                return slots.size() == 3 && slots.stream().allMatch(range -> ((List<?>) range).size() == 4);
+            });
             List<redis.clients.jedis.resps.ClusterShardInfo> shards = j.clusterShards();
             assertEquals(3, shards.size());
             for (redis.clients.jedis.resps.ClusterShardInfo shard : shards) {

@@ -33,7 +33,6 @@ final class OutputBufferLimiter {
     /**
      * The limits of {@code c}'s class: {@code replica} for a replica link, {@code pubsub} for a client
      * subscribed to anything, otherwise {@code normal} (MONITOR clients are normal, as in Redis).
-     * A replica's stream buffered while its snapshot is sent is not counted.
      */
     static ClientOutputBufferLimits.Limit limitOf(ClientOutputBufferLimits limits, Client c) {
         if (c.replicaLink() != null && c.replicaLink().isReplica()) {
@@ -74,6 +73,10 @@ final class OutputBufferLimiter {
             return false;
         }
         long used = c.outputBytes();
+        if (c.replicaLink() != null) {
+            // A syncing replica's stream waits in its link until the snapshot is sent: it counts too.
+            used += c.replicaLink().pendingBytes();
+        }
         boolean over = hard > 0 && used >= hard;
         if (soft > 0 && used >= soft) {
             if (c.softLimitReachedMs == NOT_OVER) {

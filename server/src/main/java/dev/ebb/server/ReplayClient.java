@@ -21,6 +21,7 @@ public final class ReplayClient {
         this.client = new Client(0, channel, server, "aof", "", server.nowMs());
         client.authenticated(true);
         client.denyBlocking(true);
+        client.setFlag(Client.FLAG_AOF_REPLAY, true);
     }
 
     /**

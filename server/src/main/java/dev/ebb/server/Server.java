@@ -570,6 +570,11 @@ public final class Server {
         }
     }
 
+    /** Applies {@code c}'s output-buffer limit now (closing it if it is over); true if it is closed. */
+    public boolean enforceOutputLimit(Client c) {
+        return OutputBufferLimiter.enforce(this, c, nowMs);
+    }
+
     /** Hands the clients {@link #wroteTo} queued to {@code flusher} and empties the queue. */
     void drainPendingWrites(java.util.function.Consumer<Client> flusher) {
         tracking.broadcastPending();

@@ -11,6 +11,7 @@ import dev.ebb.server.Client;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.storage.stream.StreamId;
 import dev.ebb.storage.stream.StreamValue;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -68,6 +69,8 @@ public final class StreamCommands {
         StreamId id;
         boolean seqGiven = true;
         int idIndex;
+        /** Where MAXLEN's or MINID's threshold is in argv (after the {@code ~} or {@code =}, if any). */
+        int thresholdIndex;
 
         boolean trims() {
             return maxlenStrategy || minidStrategy;
@@ -90,6 +93,7 @@ public final class StreamCommands {
                     return null;
                 }
                 i = approxMarker(a, argv, i, more);
+                a.thresholdIndex = i + 1;
                 long n = Arguments.longOrReply(c, argv[i + 1]);
                 if (n == Arguments.INVALID) {
                     return null;
@@ -107,6 +111,7 @@ public final class StreamCommands {
                     return null;
                 }
                 i = approxMarker(a, argv, i, more);
+                a.thresholdIndex = i + 1;
                 a.minId = StreamSupport.strictIdOrReply(c, argv[i + 1], 0);
                 if (a.minId == null) {
                     return null;
@@ -149,7 +154,10 @@ public final class StreamCommands {
             c.reply().error(Errors.STREAM_XTRIM_WITHOUT_STRATEGY);
             return null;
         }
-        if (limitGiven) {
+        if (c.mustObey()) {
+            // The primary (or the run that wrote the AOF) trimmed already and sent the exact result.
+            a.limit = 0;
+        } else if (limitGiven) {
             if (!a.approx) {
                 c.reply().error(Errors.STREAM_LIMIT_WITHOUT_APPROX);
                 return null;
@@ -217,12 +225,6 @@ public final class StreamCommands {
         long before = s.memoryBytes();
         s.append(id, argv, fieldPos, argv.length, config.streamNodeMaxEntries(), config.streamNodeMaxBytes());
         StreamSupport.replyId(c.reply(), id);
-        if (c.server().propagation().active()) {
-            // As Redis: replicas and the AOF get the ID this XADD generated, not "*" or "ms-*".
-            byte[][] propagated = argv.clone();
-            propagated[a.idIndex] = StreamSupport.idBytes(id);
-            c.server().propagation().rewrite(propagated);
-        }
         if (found == null) {
             Aggregates.created(c, key, s, dev.ebb.server.config.NotifyKeyspaceEvents.STREAM, "xadd");
             before = s.memoryBytes();
@@ -233,7 +235,33 @@ public final class StreamCommands {
         if (a.trims() && trim(s, a) > 0) {
             StreamSupport.changed(c, key, s, before, "xtrim");
         }
+        if (c.server().propagation().active()) {
+            // As Redis: replicas and the AOF get the ID this XADD generated, not "*" or "ms-*",
+            // and an approximate trim as the exact one it turned out to be.
+            byte[][] propagated = argv.clone();
+            propagated[a.idIndex] = StreamSupport.idBytes(id);
+            if (a.approx) {
+                exactTrim(propagated, s, a);
+            }
+            c.server().propagation().rewrite(propagated);
+        }
         c.server().blockingKeys().signalKeyAsReady(c.db(), key);
+    }
+
+    /**
+     * Rewrites {@code MAXLEN|MINID ~ threshold} in a copy of argv as {@code = <what is left>}: the
+     * stream's length, or its first entry's ID (the largest ID when it is empty), so that a replica
+     * or an AOF replay trims exactly what this node's node-granular trim removed (Redis's
+     * streamRewriteApproxSpecifier and streamRewriteTrimArgument).
+     */
+    private static void exactTrim(byte[][] propagated, StreamValue s, AddTrimArgs a) {
+        propagated[a.thresholdIndex - 1] = new byte[] {'='};
+        if (a.maxlenStrategy) {
+            propagated[a.thresholdIndex] = Long.toString(s.length()).getBytes(StandardCharsets.US_ASCII);
+        } else {
+            StreamId first = s.length() == 0 ? StreamId.MAX : s.edgeId(false);
+            propagated[a.thresholdIndex] = StreamSupport.idBytes(first);
+        }
     }
 
     /** The ID XADD assigns: the given one, {@code ms-*} completed, or one from the clock; null if none fits. */
@@ -395,6 +423,11 @@ public final class StreamCommands {
         long deleted = trim(s, a);
         if (deleted > 0) {
             StreamSupport.changed(c, argv[1], s, before, "xtrim");
+            if (a.approx && c.server().propagation().active()) {
+                byte[][] propagated = argv.clone();
+                exactTrim(propagated, s, a);
+                c.server().propagation().rewrite(propagated);
+            }
         }
         c.reply().integer(deleted);
     }

@@ -76,7 +76,10 @@ final class FullSync {
             functionsOnly &= link.functionsOnly;
         }
         Map<String, byte[]> aux = new LinkedHashMap<>();
-        aux.put("repl-stream-db", ascii("0"));
+        // A primary's stream starts with a SELECT after this point (forceSelect); a replica proxies its
+        // primary's stream, which goes on in the database its master client has selected.
+        int streamDb = state.replica() && server.primaryLink() != null ? server.primaryLink().streamDb() : 0;
+        aux.put("repl-stream-db", ascii(Integer.toString(streamDb)));
         aux.put("repl-id", ascii(replid));
         aux.put("repl-offset", ascii(Long.toString(offset)));
         OutputStream out = null;

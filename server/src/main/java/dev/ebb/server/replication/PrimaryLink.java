@@ -331,7 +331,7 @@ public final class PrimaryLink {
         r.createBacklog(DEFAULT_BACKLOG_SIZE);
         r.adopt(syncId, syncOffset);
         cached = true;
-        streamDb = 0;
+        streamDb = server.persistence().loadedReplStreamDb();
         readOffset = syncOffset;
         LOG.info("MASTER <-> REPLICA sync: Finished with success");
         if (handler != link) {

@@ -106,6 +106,14 @@ public final class ReplicaLink {
         return colon < 0 ? addr : addr.substring(0, colon);
     }
 
+    /**
+     * Stream bytes kept for after the snapshot: counted with the connection's pending output against
+     * the {@code replica} output-buffer limit, as Redis counts a syncing replica's buffer.
+     */
+    public long pendingBytes() {
+        return pending == null ? 0 : pending.size();
+    }
+
     /** Keeps {@code len} stream bytes for after the snapshot. */
     void buffer(byte[] bytes, int off, int len) {
         if (pending == null) {

@@ -107,6 +107,7 @@ public final class ReplicationPrimary {
                 case WAIT_BGSAVE_END, SEND_BULK -> {
                     if (!link.rdbOnly) {
                         link.buffer(bytes, off, len);
+                        server.enforceOutputLimit(link.client);
                     }
                 }
                 default -> {

@@ -93,6 +93,15 @@ class ClusterRoutingTest {
     }
 
     @Test
+    void askingShouldNotMakeTheClientLookLikeAPrimaryLink() throws IOException {
+        try (RespTestSocket sb = new RespTestSocket(b)) {
+            assertEquals("+OK\r\n", sb.call("ASKING"));
+            assertTrue(sb.call("CLIENT", "INFO").contains(" flags=N "), "ASKING has no CLIENT LIST flag");
+            assertEquals("$0\r\n\r\n", sb.call("CLIENT", "LIST", "TYPE", "master"));
+        }
+    }
+
+    @Test
     void aRedirectionInsideMultiShouldAbortTheTransaction() throws IOException {
         try (RespTestSocket sa = new RespTestSocket(a)) {
             assertEquals("+OK\r\n", sa.call("MULTI"));

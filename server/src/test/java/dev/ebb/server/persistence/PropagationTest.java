@@ -2,6 +2,7 @@ package dev.ebb.server.persistence;
 
 import static dev.ebb.server.persistence.AofTesting.cmd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
 import dev.ebb.server.config.ServerConfig;
@@ -107,6 +108,34 @@ class PropagationTest {
         assertEquals(List.of("SELECT 0", "SET k v", "SET k w", "SET f 1.5 KEEPTTL", "HSET h x 2.25", "SADD s only",
                 "SREM s only", "SADD t 1 2", "DEL t", "DEL k", "RPUSH l a b c", "LPOP l", "RPOP l 2",
                 "ZADD z 1 a 2 b 3 c", "ZPOPMAX z", "ZPOPMIN z 1"), stream());
+    }
+
+    @Test
+    void approximateStreamTrimsShouldPropagateAsTheExactTrimTheyTurnedOutToBe() throws Exception {
+        cmd(j, "CONFIG", "SET", "stream-node-max-entries", "10");
+        for (int i = 1; i <= 100; i++) {
+            cmd(j, "XADD", "s", i + "-1", "f", "v");
+        }
+        cmd(j, "XADD", "s", "MAXLEN", "~", "25", "101-1", "f", "v");
+        long afterAdd = (Long) cmd(j, "XLEN", "s");
+        cmd(j, "XTRIM", "s", "MINID", "~", "85-1");
+        String first = new String((byte[]) ((List<?>) ((List<?>) cmd(j, "XRANGE", "s", "-", "+", "COUNT", "1"))
+                .get(0)).get(0), StandardCharsets.US_ASCII);
+        cmd(j, "XTRIM", "s", "MAXLEN", "~", "0", "LIMIT", "10");
+        long end = (Long) cmd(j, "XLEN", "s");
+        cmd(j, "XTRIM", "s", "MAXLEN", "~", "1000");
+
+        List<String> ops = stream();
+        assertEquals(List.of("XADD s MAXLEN = " + afterAdd + " 101-1 f v", "XTRIM s MINID = " + first,
+                "XTRIM s MAXLEN = " + end + " LIMIT 10"), ops.subList(ops.size() - 3, ops.size()));
+        assertTrue(afterAdd < 101 && afterAdd >= 25 && end < afterAdd, "whole nodes were trimmed");
+
+        // Replayed from the AOF, "=" with LIMIT is accepted (the file's writer decided) and trims the same.
+        j.close();
+        ebb = EbbServer.start(ServerConfig.fromText("port 0\nbind 127.0.0.1\nappendonly yes\ndir " + dir + "\n"),
+                clock::get);
+        j = new Jedis("127.0.0.1", ebb.port());
+        assertEquals(end, cmd(j, "XLEN", "s"));
     }
 
     @Test

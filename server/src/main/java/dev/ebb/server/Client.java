@@ -50,6 +50,8 @@ public final class Client {
     public static final int FLAG_MASTER = 1 << 16;
     /** The client an append-only file is replayed as (Redis's AOF client, {@code CLIENT_ID_AOF}). */
     public static final int FLAG_AOF_REPLAY = 1 << 17;
+    /** READONLY was sent: a cluster replica serves this client's reads of its primary's slots (CLIENT_READONLY). */
+    public static final int FLAG_READONLY = 1 << 18;
     /** Every tracking flag: CLIENT TRACKING OFF and disconnection clear them all. */
     public static final int TRACKING_FLAGS = FLAG_TRACKING | FLAG_TRACKING_BCAST | FLAG_TRACKING_OPTIN
             | FLAG_TRACKING_OPTOUT | FLAG_TRACKING_NOLOOP | FLAG_TRACKING_CACHING | FLAG_TRACKING_BROKEN_REDIR;

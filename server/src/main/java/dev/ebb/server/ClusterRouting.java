@@ -20,7 +20,8 @@ import java.util.List;
  *       if none is, {@code -TRYAGAIN} if only some are;</li>
  *   <li>a slot this node is importing: served after ASKING (TRYAGAIN for several keys of which some
  *       are missing), otherwise redirected to its owner;</li>
- *   <li>a slot owned elsewhere: {@code -MOVED slot ip:port}.</li>
+ *   <li>a slot owned elsewhere: {@code -MOVED slot ip:port}, except a read on a replica of the
+ *       slot's owner from a client that sent READONLY, which is served here.</li>
  * </ul>
  * EXEC is routed by the keys of all its queued commands; a redirected EXEC discards the transaction
  * and a redirected command inside MULTI flags it. Commands without keys always run here.
@@ -106,6 +107,11 @@ final class ClusterRouting {
         }
         if (importing && (c.hasFlag(Client.FLAG_ASKING) || spec.name().equals("restore-asking"))) {
             return multipleKeys && missing > 0 ? Errors.TRYAGAIN : null;
+        }
+        if (owner != myself && !write && c.hasFlag(Client.FLAG_READONLY) && myself.has(ClusterNode.SLAVE)
+                && owner.name().equals(myself.slaveof())) {
+            // READONLY: a replica serves reads of its primary's slots.
+            return null;
         }
         return owner == myself ? null : redirect("MOVED", slot, owner);
     }

@@ -3,6 +3,7 @@ package dev.ebb.server;
 import dev.ebb.server.cluster.Cluster;
 import dev.ebb.server.cluster.ClusterState;
 import dev.ebb.server.cluster.NodesConf;
+import dev.ebb.server.cluster.ReplicationControl;
 import dev.ebb.storage.Database;
 import java.io.IOException;
 import java.util.SplittableRandom;
@@ -11,8 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Connects the {@link Cluster} to the rest of the server: database 0 as the slot-keyed data
- * (counted and deleted per slot by a scan of the keyspace: Ebb keeps no per-slot index yet),
- * PUBLISH messages from the bus delivered to local subscribers, and the cluster cron, ten ticks a
+ * (counted and deleted per slot by its slot index), replication (the {@code PrimaryLink} a
+ * cluster replica follows its primary with, promotion, offsets) and CLIENT PAUSE for a manual
+ * failover, PUBLISH messages from the bus delivered to local subscribers, and the cluster cron, ten ticks a
  * second on the command loop as Redis's clusterCron.
  */
 final class ClusterWiring {
@@ -45,6 +47,42 @@ final class ClusterWiring {
             @Override
             public long keyCount() {
                 return server.db(0).size();
+            }
+        });
+        cluster.gossip().replication(new ReplicationControl() {
+            @Override
+            public void replicate(String ip, int port) {
+                server.primaryLink().replicaOf(ip, port);
+            }
+
+            @Override
+            public void promote() {
+                server.primaryLink().promote();
+            }
+
+            @Override
+            public boolean following() {
+                return server.primaryLink().active();
+            }
+
+            @Override
+            public long offset() {
+                return server.replication().offset();
+            }
+
+            @Override
+            public long dataAgeMs() {
+                return server.primaryLink().dataAgeMs();
+            }
+
+            @Override
+            public void pauseWrites(long untilMs) {
+                server.pause().pause(untilMs, false);
+            }
+
+            @Override
+            public void unpauseWrites() {
+                server.pause().unpause();
             }
         });
         cluster.gossip().publisher((channel, message, shard) -> {

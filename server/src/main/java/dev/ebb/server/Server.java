@@ -334,6 +334,10 @@ public final class Server {
         if (!c.user().unrestricted() && aclDenied(c, spec, argv)) {
             return;
         }
+        // Redirections come right after the ACL check, as in Redis: a replica answers MOVED, not READONLY.
+        if (cluster != null && ClusterRouting.rejected(this, c, spec, argv)) {
+            return;
+        }
         if (c.protocol() == 2 && c.subscriptions().active() && !PubSubCommands.allowedWhileSubscribed(spec)) {
             reject(c, spec, Errors.onlySubscribeAllowed(spec.fullName()));
             return;
@@ -363,9 +367,6 @@ public final class Server {
         }
         if (persistence.loading() && !spec.has(CommandFlags.LOADING)) {
             reject(c, spec, Errors.LOADING);
-            return;
-        }
-        if (cluster != null && ClusterRouting.rejected(this, c, spec, argv)) {
             return;
         }
         if (tracking.clients() > 0) {

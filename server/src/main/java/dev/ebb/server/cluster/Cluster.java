@@ -90,6 +90,9 @@ public final class Cluster implements BusTransport, ClusterBus.Sink {
     private void applySettings() {
         state.settings(config.clusterNodeTimeout(), config.clusterRequireFullCoverage(),
                 config.clusterAllowReadsWhenDown(), config.clusterAllowPubsubshardWhenDown());
+        state.failoverSettings(config.clusterReplicaValidityFactor(), config.clusterReplicaNoFailover(),
+                config.clusterMigrationBarrier(), config.clusterAllowReplicaMigration(),
+                config.replPingReplicaPeriod() * 1000L);
         state.announce(config.clusterAnnounceIp(), config.clusterAnnounceHostname(),
                 config.clusterAnnounceHumanNodename());
         ClusterNode me = state.myself();

@@ -7,8 +7,8 @@ import java.util.SplittableRandom;
 
 /**
  * One node of the cluster as this node knows it (Redis's clusterNode): its 40-hex-digit id, its
- * addresses, flags, config epoch, the slots it claims, its master (null for a master: replicas come
- * with replication), the ping/pong times that failure detection reads, the failure reports other
+ * addresses, flags, config epoch, the slots it claims, its master's id (null for a master), the
+ * replication offset it announced, the ping/pong times that failure detection reads, the failure reports other
  * primaries sent about it, and its bus links. Myself is one of them, flagged {@link #MYSELF}.
  *
  * <p>Owned by the command loop thread, like the whole {@link ClusterState}.
@@ -48,6 +48,10 @@ public final class ClusterNode {
     long dataReceived;
     long failTime;
     long replOffset;
+    /** When this node (a primary) last had one of its replicas voted for (Redis's voted_time). */
+    long votedTime;
+    /** Since when this primary has had no working replica, or 0 (replica migration). */
+    long orphanedTime;
     /** Failure reports: reporting primary's id to the time of its latest report. */
     final Map<String, Long> failReports = new LinkedHashMap<>();
     /** The link this node opened to the other (outbound), and the one the other opened to us (inbound). */
@@ -115,6 +119,15 @@ public final class ClusterNode {
 
     public boolean failing() {
         return has(PFAIL | FAIL);
+    }
+
+    /** The master's id for a replica; null for a master. */
+    public String slaveof() {
+        return slaveof;
+    }
+
+    public long replOffset() {
+        return replOffset;
     }
 
     public int slotCount() {

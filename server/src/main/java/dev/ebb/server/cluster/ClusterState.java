@@ -58,6 +58,11 @@ public final class ClusterState {
     String announceIp = "";
     String announceHostname = "";
     String announceHumanNodename = "";
+    long validityFactor = 10;
+    boolean replicaNoFailover;
+    int migrationBarrier = 1;
+    boolean allowReplicaMigration = true;
+    long replPingPeriodMs = 10_000;
 
     public ClusterState(SplittableRandom random, long now) {
         this.random = random;
@@ -108,6 +113,22 @@ public final class ClusterState {
 
     public ClusterNode lookup(String name) {
         return nodes.get(name);
+    }
+
+    /** The primary {@code n} replicates, or null (a primary, or a primary this node does not know). */
+    public ClusterNode masterOf(ClusterNode n) {
+        return n.slaveof == null ? null : nodes.get(n.slaveof);
+    }
+
+    /** The replicas of {@code master} this node knows, in node-table order. */
+    public List<ClusterNode> replicasOf(ClusterNode master) {
+        List<ClusterNode> out = new ArrayList<>();
+        for (ClusterNode n : nodes.values()) {
+            if (n.has(ClusterNode.SLAVE) && master.name.equals(n.slaveof)) {
+                out.add(n);
+            }
+        }
+        return out;
     }
 
     public ClusterNode slotOwner(int slot) {
@@ -173,6 +194,21 @@ public final class ClusterState {
         this.requireFullCoverage = requireFullCoverage;
         this.allowReadsWhenDown = allowReadsWhenDown;
         this.allowPubsubshardWhenDown = allowPubsubshardWhenDown;
+    }
+
+    /** The replica and failover directives (cluster-replica-*, cluster-migration-barrier …, repl-ping-replica-period). */
+    public void failoverSettings(long validityFactor, boolean replicaNoFailover, int migrationBarrier,
+            boolean allowReplicaMigration, long replPingPeriodMs) {
+        this.validityFactor = validityFactor;
+        this.replicaNoFailover = replicaNoFailover;
+        this.migrationBarrier = migrationBarrier;
+        this.allowReplicaMigration = allowReplicaMigration;
+        this.replPingPeriodMs = replPingPeriodMs;
+        int flags = replicaNoFailover ? myself.flags | ClusterNode.NOFAILOVER : myself.flags & ~ClusterNode.NOFAILOVER;
+        if (flags != myself.flags) {
+            myself.flags = flags;
+            todoSave = true;
+        }
     }
 
     public void announce(String ip, String hostname, String humanNodename) {
@@ -404,10 +440,14 @@ public final class ClusterState {
     }
 
     /**
-     * CLUSTER RESET: every slot released, every migration closed, every other node forgotten; a
-     * hard reset also zeroes the epochs and takes a new id and shard id.
+     * CLUSTER RESET: a replica turns primary, every slot released, every migration closed, every
+     * other node forgotten; a hard reset also zeroes the epochs and takes a new id and shard id.
      */
     public void reset(boolean hard, BusTransport transport, long now) {
+        if (myself.has(ClusterNode.SLAVE)) {
+            myself.flags = (myself.flags & ~ClusterNode.SLAVE) | ClusterNode.MASTER;
+            myself.slaveof = null;
+        }
         for (int s = 0; s < HashSlots.SLOTS; s++) {
             migratingTo[s] = null;
             importingFrom[s] = null;

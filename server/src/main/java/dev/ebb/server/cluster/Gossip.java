@@ -21,8 +21,12 @@ import java.util.List;
  * answers again and owns no slots, or after twice the timeout for a master with slots (in Redis a
  * replica's failover would have taken them over by then).
  *
- * <p>Replicas, elections and manual failover wait for replication: a sender that announces a master
- * is recorded with the SLAVE flag and its master's id, and nothing more. Command loop thread only.
+ * <p><b>Replicas.</b> A replica's header carries its primary's id, its primary's slots and config
+ * epoch, and its own replication offset; receivers record the role switch (a primary that turns
+ * replica loses its slots). {@link Replicas} keeps myself's replication pointed at my primary,
+ * {@link Failover} runs elections, votes and manual failover; both are driven from here. When a
+ * primary's slots all go to a node with a newer config epoch, the primary (and its replicas) follow
+ * that node (Redis's clusterUpdateSlotsConfigWith). Command loop thread only.
  */
 public final class Gossip {
     /** Called with channel, message and whether it is a shard channel, for PUBLISH/PUBLISHSHARD received. */
@@ -33,21 +37,37 @@ public final class Gossip {
     private final ClusterState cs;
     private final BusTransport transport;
     private Publisher publisher = (channel, message, shard) -> { };
+    private ReplicationControl replication = ReplicationControl.NONE;
+    private final Failover failover;
+    private final Replicas replicas;
     private long iteration;
-    private long offset;
 
     public Gossip(ClusterState cs, BusTransport transport) {
         this.cs = cs;
         this.transport = transport;
+        this.failover = new Failover(this);
+        this.replicas = new Replicas(this);
     }
 
     public void publisher(Publisher publisher) {
         this.publisher = publisher;
     }
 
-    /** The replication offset announced in headers. */
-    public void offset(long offset) {
-        this.offset = offset;
+    /** Connects the state machine to replication (and to the clients, for a manual failover's pause). */
+    public void replication(ReplicationControl replication) {
+        this.replication = replication;
+    }
+
+    public ReplicationControl replication() {
+        return replication;
+    }
+
+    public Failover failover() {
+        return failover;
+    }
+
+    public Replicas replicas() {
+        return replicas;
     }
 
     public ClusterState state() {
@@ -67,7 +87,7 @@ public final class Gossip {
      * @return false if the address is invalid
      */
     public boolean startHandshake(String ip, int port, int cport, long now) {
-        String norm = normalizeIp(ip);
+        String norm = IpAddresses.normalize(ip);
         if (norm == null || port <= 0 || port > 65535 || cport <= 0 || cport > 65535) {
             return false;
         }
@@ -83,67 +103,6 @@ public final class Gossip {
         n.cport = cport;
         cs.addNode(n);
         return true;
-    }
-
-    /** A literal ip in canonical form, or null if {@code ip} is not one (host names are refused, as Redis). */
-    static String normalizeIp(String ip) {
-        if (ip.isEmpty() || !(ip.indexOf(':') >= 0 || ip.matches("[0-9.]+"))) {
-            return null;
-        }
-        try {
-            java.net.InetAddress a = java.net.InetAddress.getByName(ip);
-            String s = a.getHostAddress();
-            if (a instanceof java.net.Inet6Address) {
-                int pct = s.indexOf('%');
-                s = java.net.InetAddress.getByName(pct >= 0 ? s.substring(0, pct) : s).getHostAddress();
-                s = compressIpv6(s);
-            }
-            return s;
-        } catch (java.net.UnknownHostException e) {
-            return null;
-        }
-    }
-
-    private static String compressIpv6(String full) {
-        try {
-            byte[] b = java.net.InetAddress.getByName(full).getAddress();
-            int[] w = new int[8];
-            for (int i = 0; i < 8; i++) {
-                w[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
-            }
-            int bestStart = -1;
-            int bestLen = 0;
-            for (int i = 0; i < 8;) {
-                if (w[i] != 0) {
-                    i++;
-                    continue;
-                }
-                int j = i;
-                while (j < 8 && w[j] == 0) {
-                    j++;
-                }
-                if (j - i > bestLen && j - i > 1) {
-                    bestStart = i;
-                    bestLen = j - i;
-                }
-                i = j;
-            }
-            StringBuilder sb = new StringBuilder();
-            for (int i = 0; i < 8; i++) {
-                if (i == bestStart) {
-                    sb.append(i == 0 ? "::" : ":");
-                    i += bestLen - 1;
-                    continue;
-                }
-                sb.append(Integer.toHexString(w[i]));
-                if (i < 7) {
-                    sb.append(':');
-                }
-            }
-            return sb.toString();
-        } catch (java.net.UnknownHostException e) {
-            return full;
-        }
     }
 
     // ---- links ----
@@ -245,6 +204,13 @@ public final class Gossip {
         if (updateState || cs.state == ClusterState.FAIL) {
             cs.updateState(now);
         }
+        ClusterNode mfReplica = failover.manualReplica();
+        if (mfReplica != null && cs.myself.isMaster() && mfReplica.link != null) {
+            // A replica's manual failover: ping it every tick with the PAUSED flag and my offset.
+            sendPing(mfReplica.link, BusMessage.PING, now);
+        }
+        failover.cron(now);
+        replicas.cron(now);
     }
 
     /** Every second: ping the one of five random nodes that answered longest ago. */
@@ -304,8 +270,7 @@ public final class Gossip {
         if (m.type < BusMessage.TYPE_COUNT) {
             cs.received[m.type]++;
         }
-        ClusterNode sender = m.isPingLike() || m.type == BusMessage.FAIL || m.type == BusMessage.UPDATE
-                || m.type == BusMessage.PUBLISH || m.type == BusMessage.PUBLISHSHARD ? cs.lookup(m.sender) : null;
+        ClusterNode sender = m.type != BusMessage.MODULE ? cs.lookup(m.sender) : null;
         if (sender != null && link.inbound && sender.inboundLink != link) {
             if (sender.inboundLink != null && sender.inboundLink != link) {
                 BusLink old = sender.inboundLink;
@@ -329,6 +294,7 @@ public final class Gossip {
                 cs.todoSave = true;
             }
             sender.replOffset = m.offset;
+            failover.primaryOffsetReceived(sender, m);
         }
         switch (m.type) {
             case BusMessage.PING, BusMessage.PONG, BusMessage.MEET -> processPing(link, m, sender, now);
@@ -349,14 +315,29 @@ public final class Gossip {
             case BusMessage.UPDATE -> {
                 ClusterNode n = sender == null ? null : cs.lookup(m.nodename);
                 if (n != null && n.configEpoch < m.updateConfigEpoch) {
+                    setNodeAsMaster(n);
                     n.configEpoch = m.updateConfigEpoch;
-                    setMaster(n);
                     updateSlotsWith(n, m.updateConfigEpoch, m.updateSlots, now);
                     cs.todoSave = true;
                 }
             }
+            case BusMessage.FAILOVER_AUTH_REQUEST -> {
+                if (sender != null) {
+                    failover.voteIfNeeded(sender, m, now);
+                }
+            }
+            case BusMessage.FAILOVER_AUTH_ACK -> {
+                if (sender != null) {
+                    failover.ackReceived(sender, m, now);
+                }
+            }
+            case BusMessage.MFSTART -> {
+                if (sender != null) {
+                    failover.mfStartReceived(sender, now);
+                }
+            }
             default -> {
-                // Failover authorization and manual failover come with replicas; modules are not supported.
+                // Module messages are not supported.
             }
         }
     }
@@ -428,13 +409,27 @@ public final class Gossip {
         if (sender == null) {
             return;
         }
+        int nofailover = m.flags & ClusterNode.NOFAILOVER;
+        sender.flags = (sender.flags & ~ClusterNode.NOFAILOVER) | nofailover;
         if (m.slaveof == null) {
-            setMaster(sender);
-        } else if (!m.slaveof.equals(sender.slaveof) || !sender.has(ClusterNode.SLAVE)) {
-            sender.flags = (sender.flags & ~ClusterNode.MASTER) | ClusterNode.SLAVE;
-            cs.delNodeSlots(sender);
-            sender.slaveof = m.slaveof;
-            cs.todoSave = true;
+            setNodeAsMaster(sender);
+        } else {
+            if (sender.isMaster()) {
+                // A primary turned replica: its slots are no longer its own.
+                cs.delNodeSlots(sender);
+                sender.flags = (sender.flags & ~(ClusterNode.MASTER | ClusterNode.MIGRATE_TO)) | ClusterNode.SLAVE;
+                cs.todoSave = true;
+                cs.updateState(now);
+            }
+            ClusterNode master = cs.lookup(m.slaveof);
+            if (master != null && !m.slaveof.equals(sender.slaveof)) {
+                sender.slaveof = m.slaveof;
+                master.flags |= ClusterNode.MIGRATE_TO;
+                if (master.shardId != null) {
+                    sender.shardId = master.shardId;
+                }
+                cs.todoSave = true;
+            }
         }
         if (sender.isMaster()) {
             // Bit s of the bitmap is bit s % 8 of byte s / 8: BitSet's own order.
@@ -458,9 +453,13 @@ public final class Gossip {
         processGossip(m, sender, now, false);
     }
 
-    private void setMaster(ClusterNode n) {
+    /** Redis's clusterSetNodeAsMaster: {@code n} turns primary; another node that was a replica may take replicas. */
+    void setNodeAsMaster(ClusterNode n) {
         if (n.isMaster()) {
             return;
+        }
+        if (n.slaveof != null && n != cs.myself) {
+            n.flags |= ClusterNode.MIGRATE_TO;
         }
         n.flags = (n.flags & ~ClusterNode.SLAVE) | ClusterNode.MASTER;
         n.slaveof = null;
@@ -473,19 +472,28 @@ public final class Gossip {
             return;
         }
         java.util.BitSet claimed = java.util.BitSet.valueOf(bitmap);
+        ClusterNode curMaster = cs.myself.isMaster() ? cs.myself : cs.masterOf(cs.myself);
         boolean changed = false;
+        boolean newMaster = false;
+        int senderSlots = 0;
+        int migratedOurSlots = 0;
+        List<Integer> dirty = new ArrayList<>();
         for (int s = claimed.nextSetBit(0); s >= 0 && s < HashSlots.SLOTS; s = claimed.nextSetBit(s + 1)) {
+            senderSlots++;
             ClusterNode owner = cs.slots[s];
             if (owner == sender || cs.importingFrom[s] != null) {
                 continue;
             }
             if (owner == null || owner.configEpoch < senderConfigEpoch) {
                 if (owner == cs.myself && cs.keys.countKeysInSlot(s) > 0) {
-                    // We lost a slot that still has keys here: they belong to the new owner now.
-                    cs.keys.deleteKeysInSlot(s);
+                    dirty.add(s);
                 }
                 if (owner == cs.myself) {
                     cs.migratingTo[s] = null;
+                }
+                if (owner != null && owner == curMaster) {
+                    newMaster = true;
+                    migratedOurSlots++;
                 }
                 cs.delSlot(s);
                 cs.addSlot(sender, s);
@@ -495,6 +503,21 @@ public final class Gossip {
         if (changed) {
             cs.todoSave = true;
             cs.updateState(now);
+        }
+        ClusterNode myMaster = cs.myself.isMaster() ? null : cs.masterOf(cs.myself);
+        ClusterNode grandMaster = myMaster == null ? null : cs.masterOf(myMaster);
+        if (newMaster && curMaster.slots.isEmpty()
+                && (cs.allowReplicaMigration || senderSlots == migratedOurSlots)) {
+            // Failed over (or emptied): follow the node that took our slots; replication replaces the keys.
+            replicas.setMyMaster(sender, now);
+        } else if (grandMaster != null && grandMaster != cs.myself) {
+            // My primary turned replica: follow its primary, never a sub-replica.
+            replicas.setMyMaster(grandMaster, now);
+        } else {
+            // We lost slots that still have keys here: they belong to the new owner now.
+            for (int s : dirty) {
+                cs.keys.deleteKeysInSlot(s);
+            }
         }
     }
 
@@ -586,14 +609,19 @@ public final class Gossip {
         m.pport = me.pport;
         m.cport = me.cport;
         m.myip = cs.announceIp;
-        byte[] bits = me.slots.toByteArray();
+        // A replica announces its primary's slots and config epoch.
+        ClusterNode master = me.has(ClusterNode.SLAVE) && cs.masterOf(me) != null ? cs.masterOf(me) : me;
+        byte[] bits = master.slots.toByteArray();
         System.arraycopy(bits, 0, m.myslots, 0, Math.min(bits.length, m.myslots.length));
         m.slaveof = me.slaveof;
         m.flags = me.flags & 0xffff;
         m.state = cs.state;
         m.currentEpoch = cs.currentEpoch;
-        m.configEpoch = me.configEpoch;
-        m.offset = offset;
+        m.configEpoch = master.configEpoch;
+        m.offset = replication.offset();
+        if (failover.paused()) {
+            m.mflags0 |= BusMessage.MFLAG0_PAUSED;
+        }
         return m;
     }
 

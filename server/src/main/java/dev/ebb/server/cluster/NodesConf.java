@@ -195,6 +195,12 @@ public final class NodesConf {
                 }
             }
         }
+        for (ClusterNode n : cs.nodes.values()) {
+            ClusterNode master = cs.masterOf(n);
+            if (n.has(ClusterNode.SLAVE) && master != null) {
+                master.flags |= ClusterNode.MIGRATE_TO;
+            }
+        }
         if (cs.myself.shardId == null) {
             cs.myself.shardId = ClusterNode.randomName(cs.random);
         }

@@ -534,6 +534,9 @@ public final class ClientCommands {
         if (client.hasFlag(Client.FLAG_CLOSE_AFTER_REPLY)) {
             sb.append('c');
         }
+        if (client.hasFlag(Client.FLAG_READONLY)) {
+            sb.append('r');
+        }
         if (client.hasFlag(Client.FLAG_NO_EVICT)) {
             sb.append('e');
         }

@@ -306,6 +306,11 @@ final class ClusterAdminCommands {
             c.reply().error(Errors.CLUSTER_RESET_WITH_KEYS);
             return;
         }
+        if (cs.myself().has(ClusterNode.SLAVE)) {
+            // A replica stops replicating and drops its data, as Redis's clusterReset.
+            c.server().primaryLink().promote();
+            LazyFree.flush(c, c.server().db(0), false);
+        }
         cs.reset(hard, c.server().cluster().gossip().transport(), c.server().nowMs());
         changed(c);
         c.reply().ok();

@@ -82,15 +82,16 @@ public final class ClusterCommands {
                                         "Returns a list of all TCP links to and from peer nodes.", "")
                                 .complexity("O(N) where N is the total number of Cluster nodes"))
                         .subs(ClusterAdminCommands.subcommands())
+                        .subs(ClusterReplicaCommands.subcommands())
                         .sub(spec("help", 2, LOADING | STALE, 0, 0, 0, ClusterCommands::help)
                                 .doc(CommandGroup.CLUSTER, "5.0.0",
                                         "Returns helpful text about the different subcommands.", "")
                                 .complexity("O(1)")),
-                spec("readonly", 1, LOADING | STALE | FAST, 0, 0, 0, ClusterCommands::okInClusterMode)
+                spec("readonly", 1, LOADING | STALE | FAST, 0, 0, 0, (c, argv) -> readonly(c, true))
                         .doc(CommandGroup.CLUSTER, "3.0.0",
                                 "Enables read-only queries for a connection to a Redis Cluster replica node.", "")
                         .complexity("O(1)"),
-                spec("readwrite", 1, LOADING | STALE | FAST, 0, 0, 0, ClusterCommands::okInClusterMode)
+                spec("readwrite", 1, LOADING | STALE | FAST, 0, 0, 0, (c, argv) -> readonly(c, false))
                         .doc(CommandGroup.CLUSTER, "3.0.0",
                                 "Enables read-write queries for a connection to a Redis Cluster replica node.", "")
                         .complexity("O(1)"),
@@ -109,12 +110,10 @@ public final class ClusterCommands {
         return false;
     }
 
-    /**
-     * READONLY, READWRITE: OK in cluster mode. Every node is a primary until replication comes, so
-     * there are no replica reads to allow, as Redis on a primary.
-     */
-    static void okInClusterMode(Client c, byte[][] argv) {
+    /** READONLY, READWRITE: whether a replica serves this client's reads of its primary's slots. */
+    static void readonly(Client c, boolean on) {
         if (clusterOrReply(c)) {
+            c.setFlag(Client.FLAG_READONLY, on);
             c.reply().ok();
         }
     }
@@ -223,7 +222,7 @@ public final class ClusterCommands {
     }
 
     /** A node's ip as shown to {@code c}: myself's, before it is learnt, is the address {@code c} reached. */
-    private static String ip(Client c, ClusterNode n) {
+    static String ip(Client c, ClusterNode n) {
         return n.isMyself() && n.ip().isEmpty() ? announcedIp(c) : n.ip();
     }
 
@@ -249,24 +248,42 @@ public final class ClusterCommands {
         w.arrayHeader(runs.size());
         for (int[] r : runs) {
             ClusterNode n = cs.slotOwner(r[0]);
-            w.arrayHeader(3);
+            List<ClusterNode> replicas = new ArrayList<>();
+            for (ClusterNode replica : cs.replicasOf(n)) {
+                if (!replica.has(ClusterNode.FAIL) && offset(c, replica) != 0) {
+                    replicas.add(replica);
+                }
+            }
+            w.arrayHeader(3 + replicas.size());
             w.integer(r[0]);
             w.integer(r[1]);
-            w.arrayHeader(4);
-            w.bulk(ip(c, n));
-            w.integer(n.port());
-            w.bulk(n.name());
-            if (n.hostname().isEmpty()) {
-                w.mapHeader(0);
-            } else {
-                w.mapHeader(1);
-                w.bulk("hostname");
-                w.bulk(n.hostname());
+            slotsNode(c, w, n);
+            for (ClusterNode replica : replicas) {
+                slotsNode(c, w, replica);
             }
         }
     }
 
-    /** CLUSTER SHARDS: one shard per master (replicas come with replication): its slot ranges and its node. */
+    private static void slotsNode(Client c, RespWriter w, ClusterNode n) {
+        w.arrayHeader(4);
+        w.bulk(ip(c, n));
+        w.integer(n.port());
+        w.bulk(n.name());
+        if (n.hostname().isEmpty()) {
+            w.mapHeader(0);
+        } else {
+            w.mapHeader(1);
+            w.bulk("hostname");
+            w.bulk(n.hostname());
+        }
+    }
+
+    /** A node's replication offset: myself's own, another's as it last announced it. */
+    private static long offset(Client c, ClusterNode n) {
+        return n.isMyself() ? c.server().replication().offset() : n.replOffset();
+    }
+
+    /** CLUSTER SHARDS: one shard per master: its slot ranges, then the master and its replicas. */
     static void shards(Client c, byte[][] argv) {
         if (!clusterOrReply(c)) {
             return;
@@ -290,29 +307,39 @@ public final class ClusterCommands {
                 w.integer(r[1]);
             }
             w.bulk("nodes");
-            w.arrayHeader(1);
-            String ip = ip(c, n);
-            boolean hostname = !n.hostname().isEmpty();
-            w.mapHeader(hostname ? 8 : 7);
-            w.bulk("id");
-            w.bulk(n.name());
-            w.bulk("port");
-            w.integer(n.port());
-            w.bulk("ip");
-            w.bulk(ip);
-            w.bulk("endpoint");
-            w.bulk(ip);
-            if (hostname) {
-                w.bulk("hostname");
-                w.bulk(n.hostname());
+            List<ClusterNode> replicas = cs.replicasOf(n);
+            w.arrayHeader(1 + replicas.size());
+            shardNode(c, w, n);
+            for (ClusterNode replica : replicas) {
+                shardNode(c, w, replica);
             }
-            w.bulk("role");
-            w.bulk(ROLE_MASTER);
-            w.bulk("replication-offset");
-            w.integer(0);
-            w.bulk("health");
-            w.bulk(n.has(ClusterNode.FAIL | ClusterNode.PFAIL) ? "fail" : "online");
         }
+    }
+
+    private static void shardNode(Client c, RespWriter w, ClusterNode n) {
+        String ip = ip(c, n);
+        boolean hostname = !n.hostname().isEmpty();
+        w.mapHeader(hostname ? 8 : 7);
+        w.bulk("id");
+        w.bulk(n.name());
+        w.bulk("port");
+        w.integer(n.port());
+        w.bulk("ip");
+        w.bulk(ip);
+        w.bulk("endpoint");
+        w.bulk(ip);
+        if (hostname) {
+            w.bulk("hostname");
+            w.bulk(n.hostname());
+        }
+        long offset = offset(c, n);
+        w.bulk("role");
+        w.bulk(n.isMaster() ? ROLE_MASTER : "replica");
+        w.bulk("replication-offset");
+        w.integer(offset);
+        w.bulk("health");
+        w.bulk(n.has(ClusterNode.FAIL | ClusterNode.PFAIL) ? "fail" : !n.isMaster() && offset == 0 ? "loading"
+                : "online");
     }
 
     /** CLUSTER NODES: one line per node, nodes.conf's without the aux fields. */
@@ -381,6 +408,8 @@ public final class ClusterCommands {
                 "    Delete slots information from current node.",
                 "DELSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]",
                 "    Delete slots information which are between <start-slot> and <end-slot> from current node.",
+                "FAILOVER [FORCE|TAKEOVER]",
+                "    Promote current replica node to being a master.",
                 "FORGET <node-id>",
                 "    Remove a node from the cluster.",
                 "GETKEYSINSLOT <slot> <count>",
@@ -400,12 +429,16 @@ public final class ClusterCommands {
                 "NODES",
                 "    Return cluster configuration seen by node. Output format:",
                 "    <id> <ip:port@bus-port[,hostname]> <flags> <master> <pings> <pongs> <epoch> <link> <slot> ...",
+                "REPLICATE <node-id>",
+                "    Configure current node as replica to <node-id>.",
                 "RESET [HARD|SOFT]",
                 "    Reset current node (default: soft).",
                 "SET-CONFIG-EPOCH <epoch>",
                 "    Set config epoch of current node.",
                 "SETSLOT <slot> (IMPORTING <node-id>|MIGRATING <node-id>|STABLE|NODE <node-id>)",
                 "    Set slot state.",
+                "REPLICAS <node-id>",
+                "    Return <node-id> replicas.",
                 "SAVECONFIG",
                 "    Force saving cluster configuration on disk.",
                 "SLOTS",

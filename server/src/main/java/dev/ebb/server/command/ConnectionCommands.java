@@ -253,7 +253,7 @@ public final class ConnectionCommands {
 
     /**
      * RESET: the connection as it was when it connected: database 0, RESP2, no name, no
-     * NO-EVICT/NO-TOUCH, no transaction and no WATCHed keys, and unauthenticated again when a
+     * NO-EVICT/NO-TOUCH/READONLY/ASKING, no transaction and no WATCHed keys, and unauthenticated again when a
      * password is required. Subscriptions, MONITOR and CLIENT TRACKING end too.
      */
     static void reset(Client c, byte[][] argv) {
@@ -263,6 +263,8 @@ public final class ConnectionCommands {
         c.name(null);
         c.setFlag(Client.FLAG_NO_EVICT, false);
         c.setFlag(Client.FLAG_NO_TOUCH, false);
+        c.setFlag(Client.FLAG_READONLY, false);
+        c.setFlag(Client.FLAG_ASKING, false);
         User defaultUser = c.server().acl().defaultUser();
         c.user(defaultUser);
         c.authenticated(defaultUser.nopass() && defaultUser.enabled());

@@ -246,6 +246,15 @@ final class Directives {
     static final Directive<String> CLUSTER_ANNOUNCE_HUMAN_NODENAME = add("cluster-announce-human-nodename",
             Text.any(), "", Mutability.MUTABLE);
 
+    static final Directive<Long> CLUSTER_REPLICA_VALIDITY_FACTOR = add(new Spec<>("cluster-replica-validity-factor",
+            Int.range(0, INT_MAX), 10L, Mutability.MUTABLE).alias("cluster-slave-validity-factor"));
+    static final Directive<Boolean> CLUSTER_REPLICA_NO_FAILOVER = add(new Spec<>("cluster-replica-no-failover",
+            Bool.yesNo(), false, Mutability.MUTABLE).alias("cluster-slave-no-failover"));
+    static final Directive<Long> CLUSTER_MIGRATION_BARRIER = add("cluster-migration-barrier", Int.range(0, INT_MAX),
+            1L, Mutability.MUTABLE);
+    static final Directive<Boolean> CLUSTER_ALLOW_REPLICA_MIGRATION = add("cluster-allow-replica-migration",
+            Bool.yesNo(), true, Mutability.MUTABLE);
+
     // SLOW LOG
     static final Directive<Long> SLOWLOG_LOG_SLOWER_THAN = add("slowlog-log-slower-than", Int.range(-1, LONG_MAX),
             10000L, Mutability.MUTABLE);

@@ -505,6 +505,26 @@ public final class ServerConfig {
         return value(Directives.CLUSTER_ALLOW_PUBSUBSHARD_WHEN_DOWN);
     }
 
+    /** {@code cluster-replica-validity-factor}: a replica disconnected longer than factor × node timeout (+ ping period) will not fail over; 0 always may. */
+    public long clusterReplicaValidityFactor() {
+        return value(Directives.CLUSTER_REPLICA_VALIDITY_FACTOR);
+    }
+
+    /** {@code cluster-replica-no-failover}: this replica never starts an automatic failover. */
+    public boolean clusterReplicaNoFailover() {
+        return value(Directives.CLUSTER_REPLICA_NO_FAILOVER);
+    }
+
+    /** {@code cluster-migration-barrier}: replicas a primary keeps before one of them may migrate to an orphaned primary. */
+    public int clusterMigrationBarrier() {
+        return value(Directives.CLUSTER_MIGRATION_BARRIER).intValue();
+    }
+
+    /** {@code cluster-allow-replica-migration}: a primary that lost all its slots follows their new owner. */
+    public boolean clusterAllowReplicaMigration() {
+        return value(Directives.CLUSTER_ALLOW_REPLICA_MIGRATION);
+    }
+
     /** {@code cluster-announce-ip}: the address the node announces; "" for the one each client connected to. */
     public String clusterAnnounceIp() {
         return value(Directives.CLUSTER_ANNOUNCE_IP);

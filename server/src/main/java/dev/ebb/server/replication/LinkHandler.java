@@ -285,15 +285,19 @@ final class LinkHandler extends ChannelInboundHandlerAdapter {
         if (n == 0) {
             return false;
         }
+        // The stream may follow the mark in the same read: stop right after the mark.
         int at = pending.readerIndex();
+        byte last = eofMark[EOF_MARK_LENGTH - 1];
         for (int i = 0; i < n; i++) {
-            tail[(int) (tailFilled++ % EOF_MARK_LENGTH)] = pending.getByte(at + i);
+            byte b = pending.getByte(at + i);
+            tail[(int) (tailFilled++ % EOF_MARK_LENGTH)] = b;
+            if (b == last && tailFilled >= EOF_MARK_LENGTH && endsWithMark()) {
+                write(i + 1);
+                payloadDone(EOF_MARK_LENGTH);
+                return true;
+            }
         }
         write(n);
-        if (tailFilled >= EOF_MARK_LENGTH && endsWithMark()) {
-            payloadDone(EOF_MARK_LENGTH);
-            return true;
-        }
         return false;
     }
 

@@ -118,6 +118,18 @@ public final class PrimaryLink {
         return state == LinkState.CONNECTED;
     }
 
+    /**
+     * Milliseconds since the primary was last heard from while the link is up, or since the link went
+     * down; a replica that never synced reports Long.MAX_VALUE / 2, as Redis's data age from time zero.
+     */
+    public long dataAgeMs() {
+        long now = System.currentTimeMillis();
+        if (state == LinkState.CONNECTED) {
+            return now - lastIoMs;
+        }
+        return downSinceMs == 0 ? Long.MAX_VALUE / 2 : now - downSinceMs;
+    }
+
     /** The database the primary's stream has selected (RDB {@code repl-stream-db}). */
     public int streamDb() {
         return master != null ? master.db() : streamDb;

@@ -332,8 +332,11 @@ public final class ReplicationPrimary {
         }
         lastCronSecond = second;
         ServerConfig config = server.config();
+        // No PING while a cluster manual failover holds writes: the replica waits for the exact offset.
+        boolean manualFailover = server.clusterEnabled() && server.cluster().gossip().failover().inProgress()
+                && server.pause().active();
         if (!replicas.isEmpty() && cronLoops % config.replPingReplicaPeriod() == 0 && !state.replica()
-                && state.backlog() != null && !failover.holdsPings()) {
+                && state.backlog() != null && !failover.holdsPings() && !manualFailover) {
             stream.feed(-1, PING);
         }
         cronLoops++;

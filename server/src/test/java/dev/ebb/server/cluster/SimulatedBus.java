@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
  * pairs whose links are pairs of {@link BusLink}s; every message goes through {@link BusCodec}
  * (encoded, then decoded at the other end) and is delivered in order by {@link #pump}. Time is the
  * test's: {@link #run} advances it in cron ticks of 100 ms. A node can be killed (its links drop,
- * connections to it fail) and revived.
+ * connections to it fail) and revived. Each node's replication is a {@link FakeReplication}.
  */
 final class SimulatedBus {
     final List<Node> nodes = new ArrayList<>();
@@ -21,9 +21,60 @@ final class SimulatedBus {
     private final Map<BusLink, Node> owner = new IdentityHashMap<>();
     long now = 1_700_000_000_000L;
 
+    /** A node's replication as the state machine drives it: who it follows, its offset, promotions, pauses. */
+    static final class FakeReplication implements ReplicationControl {
+        String ip;
+        int port;
+        long offset;
+        long dataAgeMs;
+        int promotions;
+        long pausedUntil;
+        int unpauses;
+
+        @Override
+        public void replicate(String toIp, int toPort) {
+            ip = toIp;
+            port = toPort;
+        }
+
+        @Override
+        public void promote() {
+            ip = null;
+            port = 0;
+            promotions++;
+        }
+
+        @Override
+        public boolean following() {
+            return ip != null;
+        }
+
+        @Override
+        public long offset() {
+            return offset;
+        }
+
+        @Override
+        public long dataAgeMs() {
+            return dataAgeMs;
+        }
+
+        @Override
+        public void pauseWrites(long untilMs) {
+            pausedUntil = untilMs;
+        }
+
+        @Override
+        public void unpauseWrites() {
+            pausedUntil = 0;
+            unpauses++;
+        }
+    }
+
     final class Node implements BusTransport {
         final ClusterState state;
         final Gossip gossip;
+        final FakeReplication replication = new FakeReplication();
         boolean down;
 
         Node(int index, long nodeTimeout) {
@@ -33,6 +84,7 @@ final class SimulatedBus {
             state.myself().port = 7000 + index;
             state.myself().cport = 17000 + index;
             gossip = new Gossip(state, this);
+            gossip.replication(replication);
         }
 
         ClusterNode myself() {

@@ -1,0 +1,195 @@
+package dev.ebb.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ebb.server.EbbServer;
+import dev.ebb.server.differential.ReferenceRedis;
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisCluster;
+
+/**
+ * Three Ebb primaries and three redis-server 7.2.4 replicas in one cluster ({@code redis-cli --cluster
+ * create --cluster-replicas 1}): each redis-server replicates an Ebb primary; when an Ebb primary
+ * stops, its redis-server replica is elected by the votes of the Ebb primaries; the Ebb node comes
+ * back as a replica of that redis-server, and CLUSTER FAILOVER on it (MFSTART to a redis-server
+ * primary, which pauses and sends its offset) makes it primary again. Skipped when the reference
+ * redis-server or redis-cli cannot run.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MixedClusterFailoverTest {
+    private static final Duration SLOW = Duration.ofMinutes(5);
+    private static final long NODE_TIMEOUT = 3000;
+
+    private static final EbbServer[] ebb = new EbbServer[3];
+    private static final Path[] ebbDirs = new Path[3];
+    private static final ReferenceRedis[] redis = new ReferenceRedis[3];
+    /** Ebb nodes at 0-2, redis-servers at 3-5. */
+    private static final int[] ports = new int[6];
+    private static int victim;
+    private static int heir;
+
+    @BeforeAll
+    static void startNodes() throws IOException {
+        Assumptions.assumeTrue(new File("/usr/bin/redis-cli").canExecute() || System.getenv("REDIS_CLI") != null,
+                "redis-cli is not installed (apt-get install redis-tools): skipping the mixed failover test");
+        for (int i = 0; i < 3; i++) {
+            int bus;
+            try (ServerSocket s = new ServerSocket(0)) {
+                bus = s.getLocalPort();
+            }
+            redis[i] = ReferenceRedis.startOrNull("--cluster-enabled", "yes", "--cluster-port", String.valueOf(bus),
+                    "--cluster-node-timeout", String.valueOf(NODE_TIMEOUT));
+            Assumptions.assumeTrue(redis[i] != null,
+                    () -> "reference redis-server cannot run: " + ReferenceRedis.unavailableReason);
+            ports[3 + i] = redis[i].port();
+        }
+        for (int i = 0; i < 3; i++) {
+            ports[i] = ClusterNodes.freePortWithBusPort();
+            ebbDirs[i] = Files.createTempDirectory("ebb-mixed-failover-" + i + "-");
+            ebb[i] = ClusterNodes.startEbb(ports[i], ebbDirs[i], NODE_TIMEOUT);
+        }
+    }
+
+    @AfterAll
+    static void stopNodes() {
+        for (EbbServer e : ebb) {
+            if (e != null) {
+                e.close();
+            }
+        }
+        for (ReferenceRedis r : redis) {
+            if (r != null) {
+                r.close();
+            }
+        }
+    }
+
+    private static String addr(int i) {
+        return "127.0.0.1:" + ports[i];
+    }
+
+    private static String id(int i) {
+        return ClusterNodes.call(ports[i], "CLUSTER", "MYID");
+    }
+
+    private static void assertCheckClean(int from) {
+        RedisCli.Result check = RedisCli.against(ports[from]).runWithInput(null, SLOW, "--cluster", "check", addr(from));
+        assertTrue(check.stdout().contains("[OK] All nodes agree about slots configuration."), check::describe);
+        assertTrue(check.stdout().contains("[OK] All 16384 slots covered."), check::describe);
+    }
+
+    private static boolean isReplicaOf(int node, String masterId) {
+        return ClusterNodes.call(ports[node], "CLUSTER", "NODES").contains("myself,slave " + masterId)
+                && ClusterNodes.call(ports[node], "INFO", "replication").contains("master_link_status:up");
+    }
+
+    @Test
+    @Order(1)
+    void redisServerReplicasShouldFollowEbbPrimaries() throws InterruptedException {
+        RedisCli.Result create = RedisCli.against(ports[0]).runWithInput(null, SLOW, "--cluster", "create", addr(0),
+                addr(1), addr(2), addr(3), addr(4), addr(5), "--cluster-replicas", "1", "--cluster-yes");
+
+        assertEquals(0, create.exitCode(), create::describe);
+        for (int i = 0; i < 6; i++) {
+            int port = ports[i];
+            ClusterNodes.await("node " + port + " to see a healthy 6-node cluster", 120, () -> ClusterNodes.sees(port, 6));
+        }
+        String slot0Owner = null;
+        for (String line : ClusterNodes.call(ports[3], "CLUSTER", "NODES").split("\n")) {
+            String[] f = line.split(" ");
+            if (f.length > 8 && f[8].startsWith("0-")) {
+                slot0Owner = f[0];
+            }
+        }
+        victim = -1;
+        heir = -1;
+        for (int i = 0; i < 3; i++) {
+            if (id(i).equals(slot0Owner)) {
+                victim = i;
+            }
+        }
+        for (int i = 3; i < 6; i++) {
+            int node = i;
+            ClusterNodes.await("redis-server " + ports[i] + " to replicate an Ebb primary", 120,
+                    () -> ClusterNodes.call(ports[node], "INFO", "replication").contains("master_link_status:up"));
+            if (ClusterNodes.call(ports[i], "CLUSTER", "NODES").contains("myself,slave " + slot0Owner)) {
+                heir = i;
+            }
+        }
+        assertTrue(victim >= 0 && heir >= 0, "slot 0's Ebb primary and its redis-server replica");
+        assertCheckClean(3);
+    }
+
+    @Test
+    @Order(2)
+    void aRedisServerReplicaShouldBeElectedByEbbPrimaries() throws InterruptedException {
+        try (Jedis j = new Jedis("127.0.0.1", ports[victim], 10_000)) {
+            for (int i = 0; i < 100; i++) {
+                j.set("{06S}mixed:" + i, "v" + i);
+            }
+            assertEquals(1, j.waitReplicas(1, 10_000));
+        }
+
+        ebb[victim].close();
+        ebb[victim] = null;
+
+        int heirPort = ports[heir];
+        ClusterNodes.await("the redis-server replica to win the election", 120,
+                () -> ClusterNodes.call(heirPort, "CLUSTER", "NODES").contains("myself,master"));
+        int other = victim == 0 ? 1 : 0;
+        ClusterNodes.await("the Ebb primaries to see the new owner", 60,
+                () -> ClusterNodes.call(ports[other], "CLUSTER", "INFO").contains("cluster_state:ok"));
+        try (JedisCluster jc = new JedisCluster(new HostAndPort("127.0.0.1", ports[other]))) {
+            for (int i = 0; i < 100; i++) {
+                assertEquals("v" + i, jc.get("{06S}mixed:" + i));
+            }
+            jc.set("{06S}after", "failover");
+        }
+        RedisCli.Result check = RedisCli.against(ports[heir]).runWithInput(null, SLOW, "--cluster", "check",
+                addr(heir));
+        assertTrue(check.stdout().contains("[OK] All 16384 slots covered."), check::describe);
+    }
+
+    @Test
+    @Order(3)
+    void theEbbNodeShouldComeBackAsAReplicaOfTheRedisServerAndTakeItsSlotsBackWithClusterFailover()
+            throws InterruptedException {
+        String heirId = id(heir);
+        ebb[victim] = ClusterNodes.startEbb(ports[victim], ebbDirs[victim], NODE_TIMEOUT);
+
+        ClusterNodes.await("the Ebb node to replicate the redis-server", 120, () -> isReplicaOf(victim, heirId));
+        ClusterNodes.await("the Ebb replica to hold the keys", 60,
+                () -> ClusterNodes.call(ports[victim], "DBSIZE").equals(ClusterNodes.call(ports[heir], "DBSIZE")));
+
+        assertEquals("OK", ClusterNodes.call(ports[victim], "CLUSTER", "FAILOVER"));
+
+        String victimId = id(victim);
+        ClusterNodes.await("the Ebb node to be primary again", 60,
+                () -> ClusterNodes.call(ports[victim], "CLUSTER", "NODES").contains("myself,master"));
+        ClusterNodes.await("the redis-server to follow it", 60, () -> isReplicaOf(heir, victimId));
+        try (Jedis j = new Jedis("127.0.0.1", ports[victim], 10_000)) {
+            assertEquals("failover", j.get("{06S}after"));
+            assertEquals("v7", j.get("{06S}mixed:7"));
+        }
+        for (int i = 0; i < 6; i++) {
+            int port = ports[i];
+            ClusterNodes.await("node " + port + " to see a healthy 6-node cluster", 120, () -> ClusterNodes.sees(port, 6));
+        }
+        assertCheckClean(victim);
+    }
+}

@@ -163,12 +163,18 @@ public final class VolatileHashes {
     /**
      * One sampling loop of the active cycle over this index: draws up to {@code maxHashes} random
      * entries (O(1) expected each, may repeat) and, for each whose earliest expiry has passed,
-     * removes its due fields, at most {@link #FIELDS_PER_STEP} in the whole loop (so one loop
-     * costs about what a loop over 20 volatile keys costs in a storm, and a slice stays short). Each hash drawn is recorded in
-     * {@code out} as one examined entry, "expired" if it had due fields, so the cycle's stale
-     * estimate and repeat rule treat hashes as they treat keys.
+     * removes its due fields, at most {@link #FIELDS_PER_STEP} in the whole loop. Each hash drawn
+     * is recorded in {@code out} ({@link ExpireSample#recordHash}) as one examined entry, "expired"
+     * if it had due fields, so the cycle's stale estimate and repeat rule treat hashes as they
+     * treat keys.
+     *
+     * <p>A visit's cost depends on the hash (a compact hash is walked and copied whole, whatever
+     * number of its fields is due), so the loop reads {@code clock} after each visit that removed
+     * fields and stops once it reaches {@code deadlineNanos}: the cycle's slice is then overrun by
+     * at most one visit, not by a whole loop of them.
      */
-    public void sampleLoop(Database db, int maxHashes, long nowMs, ExpireSample out) {
+    public void sampleLoop(Database db, int maxHashes, long nowMs, NanoClock clock, long deadlineNanos,
+            ExpireSample out) {
         LongDict idx = index;
         int n = Math.min(maxHashes, idx.size());
         int fieldsLeft = FIELDS_PER_STEP;
@@ -177,11 +183,16 @@ public final class VolatileHashes {
             if (h < 0) {
                 return;
             }
-            boolean due = nowMs > idx.valueAt(h);
-            if (due) {
-                fieldsLeft -= db.expireHashFields(idx.keyAt(h), nowMs, fieldsLeft);
+            if (nowMs <= idx.valueAt(h)) {
+                out.recordHash(false, 0);
+                continue;
             }
-            out.record(0, due);
+            int removed = db.expireHashFields(idx.keyAt(h), nowMs, fieldsLeft);
+            fieldsLeft -= removed;
+            out.recordHash(true, removed);
+            if (removed > 0 && clock.nanoTime() - deadlineNanos >= 0) {
+                return;
+            }
         }
     }
 }

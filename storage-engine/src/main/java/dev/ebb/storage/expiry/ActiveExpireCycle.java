@@ -56,7 +56,9 @@ import dev.ebb.storage.NanoClock;
  * entries of that index and removes the due fields of each drawn hash in a bounded step; a drawn
  * hash counts as one examined entry, "expired" if it had due fields. So fields and keys share one
  * budget, one slicing and one stale estimate, and a database with only volatile fields is visited
- * as one with only volatile keys.
+ * as one with only volatile keys. A hash visit costs what the hash costs (a compact hash is walked
+ * and copied whole), so the clock is read after every loop that removed fields, and the field
+ * loop itself stops at the slice's deadline: a slice overruns by at most one hash visit.
  *
  * <h2>Statistics (INFO names)</h2>
  * {@code expired_stale_perc}: running average of the expired share of examined keys, each cycle
@@ -112,6 +114,7 @@ public final class ActiveExpireCycle {
     private long timeCapReachedCount;
     private long cpuNanos;
     private long activeExpiredKeys;
+    private long activeExpiredFields;
     private long slowCycles;
     private long fastCycles;
     private int lastCycleLoops;
@@ -300,21 +303,24 @@ public final class ActiveExpireCycle {
                 db.expiryStrategy().sampleLoop(db, keysPerLoop, nowMs, sample);
             }
             if (volatileHashes > 0) {
-                db.volatileHashes().sampleLoop(db, keysPerLoop, nowMs, sample);
+                db.volatileHashes().sampleLoop(db, keysPerLoop, nowMs, clock, start + sliceLimit, sample);
             }
             cycleLoops++;
             cycleSampled += sample.sampled;
             cycleExpired += sample.expired;
-            activeExpiredKeys += sample.expired;
+            activeExpiredKeys += sample.expired - sample.dueHashes;
+            activeExpiredFields += sample.fields;
             if (sample.ttlSamples > 0) {
                 db.recordTtlSample(sample.ttlSumMs / sample.ttlSamples);
             }
             if (sample.sampled > 0 && sample.expired * 100L / sample.sampled <= acceptableStale) {
                 currentDb = null;
             }
-            if (++loopsInWindow == group) {
+            // A loop that removed hash fields costs what the hashes it visited cost, so nothing
+            // predicts the next one: the clock is read after each such loop.
+            if (++loopsInWindow == group || sample.fields > 0) {
                 long now = clock.nanoTime();
-                loopNanos = (now - windowStart) / group;
+                loopNanos = (now - windowStart) / loopsInWindow;
                 loopsInWindow = 0;
                 windowStart = now;
                 group = loopsPerReading(loopNanos, sliceLimit, checkInterval);
@@ -403,6 +409,11 @@ public final class ActiveExpireCycle {
         return activeExpiredKeys;
     }
 
+    /** Hash fields removed by active cycles (lazy expiry excluded). */
+    public long activeExpiredFields() {
+        return activeExpiredFields;
+    }
+
     /** Slow cycles begun. */
     public long slowCycles() {
         return slowCycles;
@@ -447,6 +458,7 @@ public final class ActiveExpireCycle {
         timeCapReachedCount = 0;
         cpuNanos = 0;
         activeExpiredKeys = 0;
+        activeExpiredFields = 0;
         slowCycles = 0;
         fastCycles = 0;
     }

@@ -8,6 +8,11 @@ package dev.ebb.storage.expiry;
 public final class ExpireSample {
     int sampled;
     int expired;
+    /** Hashes among {@link #sampled} (and {@link #expired}) drawn from the volatile-hash index. */
+    int hashes;
+    int dueHashes;
+    /** Hash fields removed by the loop. */
+    int fields;
     long ttlSumMs;
     int ttlSamples;
 
@@ -28,6 +33,20 @@ public final class ExpireSample {
         }
     }
 
+    /**
+     * Records one hash drawn from the volatile-hash index: an examined entry, "expired" if it had
+     * due fields, as keys count for the stale estimate; {@code fieldsRemoved} of its fields went.
+     */
+    public void recordHash(boolean hadDueFields, int fieldsRemoved) {
+        sampled++;
+        hashes++;
+        if (hadDueFields) {
+            expired++;
+            dueHashes++;
+        }
+        fields += fieldsRemoved;
+    }
+
     public int sampled() {
         return sampled;
     }
@@ -39,6 +58,9 @@ public final class ExpireSample {
     void reset() {
         sampled = 0;
         expired = 0;
+        hashes = 0;
+        dueHashes = 0;
+        fields = 0;
         ttlSumMs = 0;
         ttlSamples = 0;
     }

@@ -394,15 +394,24 @@ public final class HashValue implements MemoryEstimated {
         return table == null ? expirePacked(nowMs, limit, removed) : expireTable(nowMs, limit, removed);
     }
 
+    /**
+     * Two passes over the bytes: the first counts what goes and finds the earliest expiry of what
+     * stays, so the hash's earliest expiry is known afterwards without a third walk (the active
+     * cycle asks for it right after every visit).
+     */
     private int expirePacked(long nowMs, int limit, Consumer<byte[]> removedFields) {
         byte[] p = packed;
         int removedBytes = 0;
         int removed = 0;
-        for (int at = 0; at < p.length && removed < limit; ) {
+        long keptMin = NO_EXPIRY;
+        for (int at = 0; at < p.length; ) {
             int next = HashPack.next(p, at);
-            if (isDue(HashPack.expiry(p, at), nowMs)) {
+            long when = HashPack.expiry(p, at);
+            if (removed < limit && isDue(when, nowMs)) {
                 removedBytes += next - at;
                 removed++;
+            } else if (when != NO_TTL && when < keptMin) {
+                keptMin = when;
             }
             at = next;
         }
@@ -425,7 +434,8 @@ public final class HashValue implements MemoryEstimated {
         packed = out;
         packedPairs -= removed;
         packedVolatile -= removed;
-        packedMinStale = true;
+        packedMin = keptMin;
+        packedMinStale = false;
         return removed;
     }
 

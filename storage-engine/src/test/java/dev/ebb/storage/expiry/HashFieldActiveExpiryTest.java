@@ -74,7 +74,7 @@ class HashFieldActiveExpiryTest {
         VolatileHashes index = db.volatileHashes();
         ExpireSample sample = new ExpireSample();
 
-        index.sampleLoop(db, 20, NOW, sample);
+        index.sampleLoop(db, 20, NOW, new SteppingNanoClock(0), Long.MAX_VALUE, sample);
 
         HashValue big = (HashValue) db.lookupRead(b("big"), NOW);
         assertTrue(20_000 - big.size() <= 20 * VolatileHashes.FIELDS_PER_STEP);
@@ -129,5 +129,54 @@ class HashFieldActiveExpiryTest {
         assertEquals(0, db.volatileHashes().size());
         assertTrue(db.usedMemory() < withTtl, "memory falls with the expired field");
         assertTrue(before > 0);
+    }
+
+    @Test
+    void loopShouldStopVisitingHashesOnceTheClockReachesItsDeadline() {
+        Database db = new Database(0, 1);
+        for (int i = 0; i < 20; i++) {
+            db.add(b("h" + i), hash(10, 10, NOW - 1, false), NOW);
+        }
+        ExpireSample sample = new ExpireSample();
+
+        // Readings after each visit that removed fields: 0, 10, 20, 30 us; the fourth reaches 25 us.
+        db.volatileHashes().sampleLoop(db, 20, NOW, new SteppingNanoClock(10_000), 25_000, sample);
+
+        assertEquals(4, sample.sampled());
+        assertEquals(4, sample.expired());
+        assertEquals(40, db.volatileHashes().expiredSubkeys());
+        assertEquals(16, db.size());
+    }
+
+    @Test
+    void sliceShouldOverrunItsLengthByAtMostOneHashVisit() {
+        Database db = new Database(0, 1);
+        for (int i = 0; i < 2000; i++) {
+            db.add(b("h" + i), hash(100, 100, NOW - 1, false), NOW);
+        }
+        long visitNanos = 40_000;
+        ActiveExpireCycleTest.WorkClock clock = new ActiveExpireCycleTest.WorkClock(visitNanos);
+        db.volatileHashes().setListener((d, key, fields, deleted) -> clock.work());
+        ExpireCycleConfig config = ExpireCycleConfig.defaults();
+        long slice = config.sliceNanos();
+        ActiveExpireCycle cycle = new ActiveExpireCycle(new Database[] {db}, config, clock);
+        // Nothing measured yet, so the cycle would read the clock after 16 loops: before it read the
+        // clock after every loop that removed fields, the first slice ran 16 loops of two 100-field
+        // visits (the 128-field cap) before its first reading, 1.28 ms.
+        long maxSlice = 0;
+        int slices = 0;
+        for (; slices < 10_000 && db.size() > 0; slices++) {
+            long before = cycle.expireCycleCpuNanos();
+            if (!cycle.runFast(NOW)) {
+                cycle.beginSlow();
+                cycle.runSlice(NOW);
+            }
+            maxSlice = Math.max(maxSlice, cycle.expireCycleCpuNanos() - before);
+        }
+
+        assertEquals(0, db.size());
+        assertTrue(maxSlice <= slice + visitNanos, "longest slice " + maxSlice + " ns");
+        assertEquals(200_000, cycle.activeExpiredFields());
+        assertEquals(0, cycle.activeExpiredKeys(), "hashes are not counted as expired keys");
     }
 }

@@ -108,6 +108,27 @@ class HashValueFieldExpiryTest {
         assertEquals(0, h.volatileCount());
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void boundedExpiryShouldLeaveTheEarliestExpiryOfWhatIsLeftExact(boolean large) {
+        HashValue h = hash(large, 6);
+        h.setFieldExpiry(b("f0"), NOW - 3);
+        h.setFieldExpiry(b("f1"), NOW - 2);
+        h.setFieldExpiry(b("f2"), NOW - 1);
+        h.setFieldExpiry(b("f3"), NOW + 9);
+        h.setFieldExpiry(b("f4"), NOW + 5);
+
+        assertEquals(2, h.expireFields(NOW, 2));
+        assertEquals(NOW - 1, h.earliestExpiry(), "a due field the limit left behind stays the earliest");
+        assertEquals(1, h.expireFields(NOW, 10));
+        assertEquals(NOW + 5, h.earliestExpiry());
+        assertEquals(3, h.size());
+        assertEquals(0, h.expireFields(NOW + 5, 10));
+        assertEquals(2, h.expireFields(NOW + 10, 10));
+        assertEquals(HashValue.NO_EXPIRY, h.earliestExpiry());
+        assertEquals(1, h.size());
+    }
+
     @Test
     void conversionToHashtableShouldKeepFieldTtls() {
         HashValue h = hash(false, 3);

@@ -206,6 +206,11 @@ public final class ServerCommands {
     static void debug(Client c, byte[][] argv) {
         if (Arguments.is(argv[1], "help") && argv.length == 2) {
             CommandDocs.replyHelp(c, "DEBUG",
+                    "POPULATE <count> [<prefix>] [<size>]",
+                    "    Create <count> string keys named key:<num>. If <prefix> is specified then",
+                    "    it is used instead of the 'key' prefix. These are not propagated to",
+                    "    replicas. Cluster slots are not respected so keys not belonging to the",
+                    "    current node can be created in cluster mode.",
                     "RELOAD [NOSAVE]",
                     "    Save the RDB on disk and reload it back to memory. With NOSAVE, load the",
                     "    existing RDB file without saving first.",
@@ -215,6 +220,8 @@ public final class ServerCommands {
             debugSleep(c, argv[2]);
         } else if (Arguments.is(argv[1], "reload")) {
             debugReload(c, argv);
+        } else if (Arguments.is(argv[1], "populate") && argv.length >= 3 && argv.length <= 5) {
+            debugPopulate(c, argv);
         } else {
             c.reply().error(Errors.unknownSubcommandOrArity(argv[1], "DEBUG"));
         }
@@ -241,6 +248,53 @@ public final class ServerCommands {
         } else {
             c.reply().error(error);
         }
+    }
+
+    /**
+     * DEBUG POPULATE count [prefix] [size], as Redis's: keys {@code prefix:N} (prefix {@code key})
+     * for N in [0, count) holding {@code value:N}, or, with a size, that text cut or zero-padded to
+     * size bytes; a key that exists is left alone. Not propagated, cluster slots not checked (as in
+     * Redis); WATCH and client tracking see the new keys.
+     */
+    private static void debugPopulate(Client c, byte[][] argv) {
+        long count = positiveOrReply(c, argv[2]);
+        long size = argv.length == 5 ? positiveOrReply(c, argv[4]) : 0;
+        if (count < 0 || size < 0) {
+            return;
+        }
+        if (size > c.server().config().protoMaxBulkLen()) {
+            // Ebb's guard (a Java array has at most 2^31 bytes); Redis would try to allocate it.
+            c.reply().error("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+            return;
+        }
+        String prefix = argv.length >= 4 ? new String(argv[3], StandardCharsets.ISO_8859_1) + ":" : "key:";
+        dev.ebb.storage.Database db = c.db();
+        long now = c.server().nowMs();
+        for (long j = 0; j < count; j++) {
+            byte[] key = (prefix + j).getBytes(StandardCharsets.ISO_8859_1);
+            if (db.lookupWrite(key, now) != null) {
+                continue;
+            }
+            byte[] text = ("value:" + j).getBytes(StandardCharsets.US_ASCII);
+            byte[] value = size == 0 ? text : java.util.Arrays.copyOf(text, (int) size);
+            db.add(key, Strings.stored(c, value), now);
+        }
+        c.reply().ok();
+    }
+
+    /** A non-negative integer argument, or -1 after replying Redis's getPositiveLongFromObjectOrReply error. */
+    private static long positiveOrReply(Client c, byte[] arg) {
+        long v;
+        try {
+            v = Arguments.parseLong(arg);
+        } catch (NumberFormatException e) {
+            v = -1;
+        }
+        if (v < 0) {
+            c.reply().error(Errors.NOT_POSITIVE);
+            return -1;
+        }
+        return v;
     }
 
     /**

@@ -179,6 +179,36 @@ class ServerCommandsTest {
     }
 
     @Test
+    void debugPopulateShouldCreateMissingKeysAsRedisDoes() {
+        // Replies recorded from redis-server 7.2.4 (DEBUG POPULATE with the same arguments).
+        try (Jedis j = connect()) {
+            j.select(5);
+            j.set("key:5", "mine");
+            assertEquals("OK", status(j, "DEBUG", "POPULATE", "10"));
+            assertEquals(10, j.dbSize());
+            assertEquals("mine", j.get("key:5"), "an existing key is left alone");
+            assertEquals("value:9", j.get("key:9"));
+            assertEquals("OK", status(j, "DEBUG", "POPULATE", "3", "foo", "10"));
+            assertEquals("value:0\0\0\0", j.get("foo:0"), "padded with zero bytes to the size");
+            assertEquals("OK", status(j, "DEBUG", "POPULATE", "2", "x", "3"));
+            assertEquals("val", j.get("x:1"), "cut to the size");
+            assertEquals("OK", status(j, "DEBUG", "POPULATE", "0"));
+            assertEquals(15, j.dbSize());
+            assertEquals("ERR value is out of range, must be positive", error(j, "DEBUG", "POPULATE", "-1"));
+            assertEquals("ERR value is out of range, must be positive", error(j, "DEBUG", "POPULATE", "abc"));
+            assertEquals("ERR value is out of range, must be positive", error(j, "DEBUG", "POPULATE", "3", "p", "-1"));
+            assertEquals("ERR unknown subcommand or wrong number of arguments for 'POPULATE'. Try DEBUG HELP.",
+                    error(j, "DEBUG", "POPULATE", "1", "a", "b", "c"));
+            assertEquals("ERR unknown subcommand or wrong number of arguments for 'POPULATE'. Try DEBUG HELP.",
+                    error(j, "DEBUG", "POPULATE"));
+            assertTrue(lines(raw(j, "DEBUG", "HELP")).contains("POPULATE <count> [<prefix>] [<size>]"));
+            j.flushDB();
+            j.configResetStat(); // the counters other tests of this shared server read
+
+        }
+    }
+
+    @Test
     void debugShouldNameUnknownSubcommandsAndWrongArities() {
         try (Jedis j = connect()) {
             assertEquals("ERR unknown subcommand or wrong number of arguments for 'nosuch'. Try DEBUG HELP.",

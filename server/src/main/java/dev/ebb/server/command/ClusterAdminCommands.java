@@ -82,7 +82,7 @@ final class ClusterAdminCommands {
     }
 
     /** Runs {@code h} in cluster mode; otherwise answers that cluster support is disabled. */
-    private static CommandHandler guarded(CommandHandler h) {
+    static CommandHandler guarded(CommandHandler h) {
         return (c, argv) -> {
             if (ClusterCommands.clusterOrReply(c)) {
                 h.execute(c, argv);
@@ -90,7 +90,7 @@ final class ClusterAdminCommands {
         };
     }
 
-    private static String text(byte[] arg) {
+    static String text(byte[] arg) {
         return new String(arg, StandardCharsets.UTF_8);
     }
 

@@ -11,7 +11,6 @@ import dev.ebb.server.cluster.Cluster;
 import dev.ebb.server.cluster.ClusterNode;
 import dev.ebb.server.cluster.ClusterState;
 import dev.ebb.server.cluster.NodesConf;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -27,41 +26,30 @@ final class ClusterReplicaCommands {
     static List<CommandSpec.Builder> subcommands() {
         long admin = ADMIN | STALE | NOSCRIPT;
         return List.of(
-                spec("replicate", 3, admin, 0, 0, 0, guarded(ClusterReplicaCommands::replicate))
+                spec("replicate", 3, admin, 0, 0, 0, ClusterAdminCommands.guarded(ClusterReplicaCommands::replicate))
                         .doc(CommandGroup.CLUSTER, "3.0.0", "Configure a node as replica of a master node.",
                                 "node-id")
                         .complexity("O(1)"),
-                spec("replicas", 3, admin, 0, 0, 0, guarded(ClusterReplicaCommands::replicas))
+                spec("replicas", 3, admin, 0, 0, 0, ClusterAdminCommands.guarded(ClusterReplicaCommands::replicas))
                         .doc(CommandGroup.CLUSTER, "5.0.0", "Lists the replica nodes of a master node.", "node-id")
                         .complexity("O(N) where N is the number of replicas."),
-                spec("slaves", 3, admin, 0, 0, 0, guarded(ClusterReplicaCommands::replicas))
+                spec("slaves", 3, admin, 0, 0, 0, ClusterAdminCommands.guarded(ClusterReplicaCommands::replicas))
                         .doc(CommandGroup.CLUSTER, "3.0.0", "Lists the replica nodes of a master node.", "node-id")
                         .complexity("O(N) where N is the number of replicas."),
-                spec("failover", -2, admin, 0, 0, 0, guarded(ClusterReplicaCommands::failover))
+                spec("failover", -2, admin, 0, 0, 0, ClusterAdminCommands.guarded(ClusterReplicaCommands::failover))
                         .doc(CommandGroup.CLUSTER, "3.0.0",
                                 "Forces a replica to perform a manual failover of its master.", "[FORCE | TAKEOVER]")
                         .complexity("O(1)"));
     }
 
-    private static CommandHandler guarded(CommandHandler h) {
-        return (c, argv) -> {
-            if (ClusterCommands.clusterOrReply(c)) {
-                h.execute(c, argv);
-            }
-        };
-    }
-
-    private static String text(byte[] arg) {
-        return new String(arg, StandardCharsets.UTF_8);
-    }
 
     /** CLUSTER REPLICATE node-id: follow a primary (a primary only when it has no slots and no keys). */
     static void replicate(Client c, byte[][] argv) {
         Cluster cluster = c.server().cluster();
         ClusterState cs = cluster.state();
-        ClusterNode n = cs.lookup(text(argv[2]));
+        ClusterNode n = cs.lookup(ClusterAdminCommands.text(argv[2]));
         if (n == null) {
-            c.reply().error("ERR Unknown node " + text(argv[2]));
+            c.reply().error("ERR Unknown node " + ClusterAdminCommands.text(argv[2]));
             return;
         }
         if (n.isMyself()) {
@@ -85,9 +73,9 @@ final class ClusterReplicaCommands {
     /** CLUSTER REPLICAS node-id (and SLAVES): the replicas' CLUSTER NODES lines. */
     static void replicas(Client c, byte[][] argv) {
         ClusterState cs = c.server().cluster().state();
-        ClusterNode n = cs.lookup(text(argv[2]));
+        ClusterNode n = cs.lookup(ClusterAdminCommands.text(argv[2]));
         if (n == null) {
-            c.reply().error("ERR Unknown node " + text(argv[2]));
+            c.reply().error("ERR Unknown node " + ClusterAdminCommands.text(argv[2]));
             return;
         }
         if (n.has(ClusterNode.SLAVE)) {

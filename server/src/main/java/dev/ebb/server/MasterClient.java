@@ -39,16 +39,9 @@ public final class MasterClient {
      */
     public boolean run(byte[][] argv) {
         server.tick();
-        CommandSpec spec = server.commands().lookup(argv[0]);
+        CommandSpec spec = server.commands().resolve(argv);
         if (spec == null) {
             return false;
-        }
-        if (!spec.subcommands().isEmpty() && argv.length > 1) {
-            CommandSpec sub = spec.subcommand(argv[1]);
-            if (sub == null) {
-                return false;
-            }
-            spec = sub;
         }
         server.expiryMode(Database.ExpiryMode.KEEP);
         try {

@@ -133,6 +133,18 @@ public final class CommandTable {
         return null;
     }
 
+    /**
+     * The spec a replayed command runs as (a primary's stream, an AOF): the command's, or its
+     * subcommand's when it has subcommands and argv names one; null if either is unknown.
+     */
+    public CommandSpec resolve(byte[][] argv) {
+        CommandSpec spec = lookup(argv[0]);
+        if (spec != null && !spec.subcommands().isEmpty() && argv.length > 1) {
+            return spec.subcommand(argv[1]);
+        }
+        return spec;
+    }
+
     /** The spec named {@code name} (lower case), or null. */
     public CommandSpec lookup(String name) {
         return lookup(name.getBytes(StandardCharsets.ISO_8859_1));

@@ -117,6 +117,15 @@ class EbbReplicaOfRedisTest {
         t.exec();
         p.eval("redis.call('set', KEYS[1], ARGV[1]); redis.call('expire', KEYS[1], 1000)", 1, "lua:" + round, "x");
         p.pexpire("load:" + round + ":0", 1);
+        // Let the 1 ms key expire on the primary (its DEL then flows to the replica) before anything
+        // compares: a SCAN that listed it on one side could otherwise miss it on the other.
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (p.exists("load:" + round + ":0")) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("load:" + round + ":0 did not expire within 30 s");
+            }
+            Thread.onSpinWait();
+        }
         p.xadd("stream", StreamEntryID.NEW_ENTRY, Map.of("round", Integer.toString(round)));
         p.select(3);
         p.set("db3:round", Integer.toString(round));

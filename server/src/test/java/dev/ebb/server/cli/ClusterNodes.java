@@ -1,18 +1,28 @@
 package dev.ebb.server.cli;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.ebb.server.EbbServer;
 import dev.ebb.server.config.ConfigException;
 import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.differential.ReferenceRedis;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assumptions;
 import redis.clients.jedis.Jedis;
 
-/** Helpers of the multi-node cluster tests: free ports, Ebb nodes started in-process, waiting. */
+/**
+ * Helpers of the multi-node cluster tests: free ports, Ebb nodes started in-process, reference
+ * redis-server nodes, waiting, and the checks they share.
+ */
 final class ClusterNodes {
+    /** How long a {@code redis-cli --cluster} run may take on a busy machine. */
+    static final Duration SLOW = Duration.ofMinutes(5);
+
     private ClusterNodes() {
     }
 
@@ -44,6 +54,64 @@ final class ClusterNodes {
         } catch (ConfigException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * A reference redis-server 7.2.4 cluster node with a free bus port and {@code nodeTimeout}; skips
+     * the test (with the reason) where redis-cli or the reference binary cannot run.
+     */
+    static ReferenceRedis startRedisOrSkip(long nodeTimeout) throws IOException {
+        Assumptions.assumeTrue(new java.io.File("/usr/bin/redis-cli").canExecute() || System.getenv("REDIS_CLI") != null,
+                "redis-cli is not installed (apt-get install redis-tools): skipping the mixed cluster test");
+        int bus;
+        try (ServerSocket s = new ServerSocket(0)) {
+            bus = s.getLocalPort();
+        }
+        ReferenceRedis redis = ReferenceRedis.startOrNull("--cluster-enabled", "yes", "--cluster-port",
+                String.valueOf(bus), "--cluster-node-timeout", String.valueOf(nodeTimeout));
+        Assumptions.assumeTrue(redis != null, () -> "reference redis-server cannot run: " + ReferenceRedis.unavailableReason);
+        return redis;
+    }
+
+    /** Closes every node not null (an Ebb server or a reference redis-server). */
+    static void closeAll(AutoCloseable[] nodes) {
+        for (AutoCloseable n : nodes) {
+            if (n != null) {
+                try {
+                    n.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+    }
+
+    static String addr(int port) {
+        return "127.0.0.1:" + port;
+    }
+
+    /** {@code redis-cli --cluster check} from {@code port}: every node agrees and every slot is covered. */
+    static void assertCheckClean(int port) {
+        RedisCli.Result check = RedisCli.against(port).runWithInput(null, SLOW, "--cluster", "check", addr(port));
+        assertTrue(check.stdout().contains("[OK] All nodes agree about slots configuration."), check::describe);
+        assertTrue(check.stdout().contains("[OK] All 16384 slots covered."), check::describe);
+    }
+
+    /** Whether the node on {@code port} is a replica of {@code masterId} with its link up. */
+    static boolean isReplicaOf(int port, String masterId) {
+        return call(port, "CLUSTER", "NODES").contains("myself,slave " + masterId)
+                && call(port, "INFO", "replication").contains("master_link_status:up");
+    }
+
+    /** The id of the node serving slot 0, as CLUSTER NODES on {@code port} shows it; null if none. */
+    static String slot0Owner(int port) {
+        for (String line : call(port, "CLUSTER", "NODES").split("\n")) {
+            String[] f = line.split(" ");
+            if (f.length > 8 && f[8].startsWith("0-")) {
+                return f[0];
+            }
+        }
+        return null;
     }
 
     /** Waits up to {@code seconds} for {@code condition}; fails with {@code what} otherwise. */

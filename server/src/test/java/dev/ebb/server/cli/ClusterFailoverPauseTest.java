@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -37,20 +36,8 @@ class ClusterFailoverPauseTest {
 
     @BeforeAll
     static void startCluster() throws IOException, InterruptedException {
-        for (int i = 0; i < 4; i++) {
-            ports[i] = ClusterNodes.freePortWithBusPort();
-            nodes[i] = ClusterNodes.startEbb(ports[i], Files.createTempDirectory("ebb-mf-pause-" + i + "-"), NODE_TIMEOUT);
-        }
-        ClusterNodes.call(ports[0], "CLUSTER", "ADDSLOTSRANGE", "0", "5460");
-        ClusterNodes.call(ports[1], "CLUSTER", "ADDSLOTSRANGE", "5461", "10922");
-        ClusterNodes.call(ports[2], "CLUSTER", "ADDSLOTSRANGE", "10923", "16383");
-        for (int i = 1; i < 4; i++) {
-            ClusterNodes.call(ports[0], "CLUSTER", "MEET", "127.0.0.1", String.valueOf(ports[i]));
-        }
-        for (int i = 0; i < 4; i++) {
-            int port = ports[i];
-            ClusterNodes.await("node " + port + " to see the 4-node cluster", 120, () -> ClusterNodes.sees(port, 4));
-        }
+        ClusterNodes.startAndMeet(nodes, ports, 3, NODE_TIMEOUT);
+        ClusterNodes.awaitHealthy(ports);
         String aId = id(A);
         assertEquals("OK", ClusterNodes.call(ports[R], "CLUSTER", "REPLICATE", aId));
         ClusterNodes.await("R to replicate A", 120, () -> ClusterNodes.isReplicaOf(ports[R], aId));

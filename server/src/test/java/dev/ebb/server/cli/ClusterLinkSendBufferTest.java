@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -36,13 +35,7 @@ class ClusterLinkSendBufferTest {
 
     @BeforeAll
     static void startTwoPrimaries() throws IOException, InterruptedException {
-        for (int i = 0; i < 2; i++) {
-            ports[i] = ClusterNodes.freePortWithBusPort();
-            nodes[i] = ClusterNodes.startEbb(ports[i], Files.createTempDirectory("ebb-sendbuf-" + i + "-"), NODE_TIMEOUT);
-        }
-        ClusterNodes.call(ports[0], "CLUSTER", "ADDSLOTSRANGE", "0", "8191");
-        ClusterNodes.call(ports[1], "CLUSTER", "ADDSLOTSRANGE", "8192", "16383");
-        ClusterNodes.call(ports[0], "CLUSTER", "MEET", "127.0.0.1", String.valueOf(ports[1]));
+        ClusterNodes.startAndMeet(nodes, ports, 2, NODE_TIMEOUT);
         awaitHealthy();
     }
 
@@ -52,9 +45,9 @@ class ClusterLinkSendBufferTest {
     }
 
     private static void awaitHealthy() throws InterruptedException {
+        ClusterNodes.awaitHealthy(ports);
         for (int port : ports) {
-            ClusterNodes.await("node " + port + " to see a healthy 2-node cluster with both links", 120,
-                    () -> ClusterNodes.sees(port, 2) && linkCount(port) == 2);
+            ClusterNodes.await("node " + port + " to have both bus links", 120, () -> linkCount(port) == 2);
         }
     }
 

@@ -1,12 +1,10 @@
 package dev.ebb.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
 import dev.ebb.server.differential.ReferenceRedis;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,25 +38,13 @@ class MixedClusterFailoverTest {
 
     @BeforeAll
     static void startNodes() throws IOException {
-        for (int i = 0; i < 3; i++) {
-            redis[i] = ClusterNodes.startRedisOrSkip(NODE_TIMEOUT);
-            ports[3 + i] = redis[i].port();
-        }
-        for (int i = 0; i < 3; i++) {
-            ports[i] = ClusterNodes.freePortWithBusPort();
-            ebbDirs[i] = Files.createTempDirectory("ebb-mixed-failover-" + i + "-");
-            ebb[i] = ClusterNodes.startEbb(ports[i], ebbDirs[i], NODE_TIMEOUT);
-        }
+        ClusterNodes.startMixed(redis, ebb, ebbDirs, ports, false, NODE_TIMEOUT);
     }
 
     @AfterAll
     static void stopNodes() {
         ClusterNodes.closeAll(ebb);
         ClusterNodes.closeAll(redis);
-    }
-
-    private static String addr(int i) {
-        return ClusterNodes.addr(ports[i]);
     }
 
     private static String id(int i) {
@@ -72,31 +58,13 @@ class MixedClusterFailoverTest {
     @Test
     @Order(1)
     void redisServerReplicasShouldFollowEbbPrimaries() throws InterruptedException {
-        RedisCli.Result create = RedisCli.against(ports[0]).runWithInput(null, ClusterNodes.SLOW, "--cluster", "create", addr(0),
-                addr(1), addr(2), addr(3), addr(4), addr(5), "--cluster-replicas", "1", "--cluster-yes");
+        ClusterNodes.createThreeByThree(ports);
 
-        assertEquals(0, create.exitCode(), create::describe);
-        for (int i = 0; i < 6; i++) {
-            int port = ports[i];
-            ClusterNodes.await("node " + port + " to see a healthy 6-node cluster", 120, () -> ClusterNodes.sees(port, 6));
-        }
-        String slot0Owner = ClusterNodes.slot0Owner(ports[3]);
-        victim = -1;
-        heir = -1;
-        for (int i = 0; i < 3; i++) {
-            if (id(i).equals(slot0Owner)) {
-                victim = i;
-            }
-        }
-        for (int i = 3; i < 6; i++) {
-            int node = i;
-            ClusterNodes.await("redis-server " + ports[i] + " to replicate an Ebb primary", 120,
-                    () -> ClusterNodes.call(ports[node], "INFO", "replication").contains("master_link_status:up"));
-            if (ClusterNodes.call(ports[i], "CLUSTER", "NODES").contains("myself,slave " + slot0Owner)) {
-                heir = i;
-            }
-        }
-        assertTrue(victim >= 0 && heir >= 0, "slot 0's Ebb primary and its redis-server replica");
+        ClusterNodes.awaitHealthy(ports);
+        ClusterNodes.awaitReplicasLinked(ports);
+        int[] pair = ClusterNodes.slot0PrimaryAndReplica(ports);
+        victim = pair[0];
+        heir = pair[1];
         ClusterNodes.assertCheckClean(ports[3]);
     }
 

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ebb.server.EbbServer;
 import dev.ebb.server.differential.ReferenceRedis;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -39,15 +39,7 @@ class ReverseMixedClusterTest {
 
     @BeforeAll
     static void startNodes() throws IOException {
-        for (int i = 0; i < 3; i++) {
-            redis[i] = ClusterNodes.startRedisOrSkip(NODE_TIMEOUT);
-            ports[i] = redis[i].port();
-        }
-        for (int i = 0; i < 3; i++) {
-            ports[3 + i] = ClusterNodes.freePortWithBusPort();
-            Path dir = Files.createTempDirectory("ebb-reverse-mixed-" + i + "-");
-            ebb[i] = ClusterNodes.startEbb(ports[3 + i], dir, NODE_TIMEOUT);
-        }
+        ClusterNodes.startMixed(redis, ebb, new Path[3], ports, true, NODE_TIMEOUT);
     }
 
     @AfterAll
@@ -63,32 +55,13 @@ class ReverseMixedClusterTest {
     @Test
     @Order(1)
     void ebbReplicasShouldFollowRedisServerPrimaries() throws InterruptedException {
-        String[] args = {"--cluster", "create", ClusterNodes.addr(ports[0]), ClusterNodes.addr(ports[1]),
-            ClusterNodes.addr(ports[2]), ClusterNodes.addr(ports[3]), ClusterNodes.addr(ports[4]),
-            ClusterNodes.addr(ports[5]), "--cluster-replicas", "1", "--cluster-yes"};
+        ClusterNodes.createThreeByThree(ports);
 
-        RedisCli.Result create = RedisCli.against(ports[0]).runWithInput(null, ClusterNodes.SLOW, args);
-
-        assertEquals(0, create.exitCode(), create::describe);
         pairEachEbbNodeWithARedisServer();
-        for (int i = 0; i < 6; i++) {
-            int port = ports[i];
-            ClusterNodes.await("node " + port + " to see a healthy 6-node cluster", 120, () -> ClusterNodes.sees(port, 6));
-        }
-        String slot0Owner = ClusterNodes.slot0Owner(ports[3]);
-        victim = -1;
-        heir = -1;
-        for (int i = 0; i < 3; i++) {
-            if (id(i).equals(slot0Owner)) {
-                victim = i;
-            }
-        }
-        for (int i = 3; i < 6; i++) {
-            if (ClusterNodes.isReplicaOf(ports[i], slot0Owner)) {
-                heir = i;
-            }
-        }
-        assertTrue(victim >= 0 && heir >= 0, "slot 0's redis-server primary and its Ebb replica");
+        ClusterNodes.awaitHealthy(ports);
+        int[] pair = ClusterNodes.slot0PrimaryAndReplica(ports);
+        victim = pair[0];
+        heir = pair[1];
         ClusterNodes.assertCheckClean(ports[heir]);
     }
 
@@ -102,20 +75,24 @@ class ReverseMixedClusterTest {
             String primaryId = id(i);
             ClusterNodes.await("Ebb node " + ebbPort + " to know redis-server " + ports[i], 120,
                     () -> ClusterNodes.call(ebbPort, "CLUSTER", "NODES").contains(primaryId));
-            String nodes = ClusterNodes.call(ebbPort, "CLUSTER", "NODES");
-            boolean followsARedisServer = false;
-            for (int r = 0; r < 3; r++) {
-                followsARedisServer |= nodes.contains("myself,slave " + id(r));
-            }
-            if (!followsARedisServer) {
+            if (!ClusterNodes.call(ebbPort, "CLUSTER", "NODES").contains("myself,slave ")) {
                 assertEquals("OK", ClusterNodes.call(ebbPort, "CLUSTER", "REPLICATE", primaryId));
             }
         }
-        for (int i = 3; i < 6; i++) {
-            int port = ports[i];
-            ClusterNodes.await("Ebb node " + port + " to sync from its redis-server primary", 120,
-                    () -> ClusterNodes.call(port, "INFO", "replication").contains("master_link_status:up"));
+        ClusterNodes.awaitReplicasLinked(ports);
+        assertEquals(Set.of(0, 1, 2), Set.of(primaryOf(3), primaryOf(4), primaryOf(5)),
+                "each redis-server primary has one Ebb replica");
+    }
+
+    /** The index of the redis-server that the Ebb node at {@code ebbIndex} replicates. */
+    private static int primaryOf(int ebbIndex) {
+        String nodes = ClusterNodes.call(ports[ebbIndex], "CLUSTER", "NODES");
+        for (int r = 0; r < 3; r++) {
+            if (nodes.contains("myself,slave " + id(r))) {
+                return r;
+            }
         }
+        throw new AssertionError("Ebb node " + ports[ebbIndex] + " replicates no redis-server:\n" + nodes);
     }
 
     @Test
@@ -141,9 +118,9 @@ class ReverseMixedClusterTest {
                 assertEquals("v" + i, replica.get(TAG + "reverse:" + i));
             }
         }
-        for (int i = 0; i < 3; i++) {
-            int primary = ports[i];
-            int replica = ports[3 + i];
+        for (int i = 3; i < 6; i++) {
+            int replica = ports[i];
+            int primary = ports[primaryOf(i)];
             long primaryKeys = Long.parseLong(ClusterNodes.call(primary, "DBSIZE"));
             ClusterNodes.await("the Ebb replica " + replica + " to hold its primary's keys", 60,
                     () -> ClusterNodes.call(primary, "DBSIZE").equals(ClusterNodes.call(replica, "DBSIZE")));

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * Connects the {@link Cluster} to the rest of the server: database 0 as the slot-keyed data
  * (counted and deleted per slot by its slot index), replication (the {@code PrimaryLink} a
  * cluster replica follows its primary with, promotion, offsets), the failover's own write pause
- * for a manual failover ({@link ClientPause#pauseForFailover(long)}, apart from CLIENT PAUSE), PUBLISH messages from the bus delivered to local subscribers, and the cluster cron, ten ticks a
+ * for a manual failover ({@link ClientPause#pauseForFailover(long)}, apart from CLIENT PAUSE),
+ * PUBLISH messages from the bus delivered to local subscribers, and the cluster cron, ten ticks a
  * second on the command loop as Redis's clusterCron.
  */
 final class ClusterWiring {

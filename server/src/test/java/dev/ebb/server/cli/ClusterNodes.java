@@ -3,15 +3,18 @@ package dev.ebb.server.cli;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.ebb.server.EbbServer;
+import dev.ebb.server.Main;
 import dev.ebb.server.config.ConfigException;
 import dev.ebb.server.config.ServerConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import redis.clients.jedis.Jedis;
 
-/** Helpers of the multi-node cluster tests: free ports, Ebb nodes started in-process, waiting. */
+/** Helpers of the multi-node cluster tests: free ports, Ebb nodes in-process or in child JVMs, waiting. */
 final class ClusterNodes {
     private ClusterNodes() {
     }
@@ -44,6 +47,38 @@ final class ClusterNodes {
         } catch (ConfigException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * An Ebb cluster node in a JVM of its own (so a test can SIGKILL it) on {@code port}, keeping
+     * nodes.conf and its log {@code ebb.log} in {@code dir}; returns once it answers PING.
+     * {@code EBB_RELAUNCH=no}: the child is the server itself, not a supervisor of another JVM.
+     */
+    static Process startEbbProcess(int port, Path dir, long nodeTimeout) throws InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                Main.class.getName(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--cluster-enabled", "yes", "--cluster-node-timeout", Long.toString(nodeTimeout),
+                "--dir", dir.toString(), "--save", "", "--appendonly", "no"));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("ebb.log").toFile()));
+        builder.environment().put("EBB_RELAUNCH", "no");
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("could not start " + command, e);
+        }
+        await("Ebb on port " + port + " to answer PING", 120, () -> {
+            if (!process.isAlive()) {
+                return fail("Ebb on port " + port + " exited with " + process.exitValue() + "; see " + dir
+                        + "/ebb.log");
+            }
+            return "PONG".equals(call(port, "PING"));
+        });
+        return process;
     }
 
     /** Waits up to {@code seconds} for {@code condition}; fails with {@code what} otherwise. */

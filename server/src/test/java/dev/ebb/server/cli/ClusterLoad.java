@@ -12,6 +12,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,8 +22,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.ClusterPipeline;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Response;
 
 /**
  * A read/write load on a cluster: one thread drives {@code JedisCluster}, another Lettuce's
@@ -30,18 +33,15 @@ import redis.clients.jedis.JedisCluster;
  * failovers). Each SETs keys {@code <client>:{n}} for n cycling over {@link #KEYS}, so the keys
  * cover every slot, and GETs each one back. An acknowledged write is recorded as the key's last
  * acknowledged value; a failed one is retried until acknowledged (or the load stops), its value
- * meanwhile recorded as unconfirmed (it may or may not have been applied). Errors are counted,
- * never thrown. Both maps outlive the load, so successive loads extend one record.
+ * meanwhile recorded as unconfirmed (it may or may not have been applied), in a {@link Record}
+ * that successive loads can share. Errors are counted, never thrown.
  */
 final class ClusterLoad implements AutoCloseable {
     /** Distinct key numbers per client. */
     static final int KEYS = 20_000;
     private static final AtomicInteger generations = new AtomicInteger();
 
-    /** Last acknowledged value per key. */
-    private final Map<String, String> acknowledged;
-    /** Values written after the key's last acknowledged one whose SET failed (applied or not). */
-    private final Map<String, Set<String>> unconfirmed;
+    private final Record record;
     private final String generation = "g" + generations.incrementAndGet();
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Writer> writers = new ArrayList<>();
@@ -55,6 +55,44 @@ final class ClusterLoad implements AutoCloseable {
         void set(String key, String value);
 
         String get(String key);
+    }
+
+    /** What the loads wrote, kept across loads: what a key must hold once they stopped. */
+    static final class Record {
+        /** Last acknowledged value per key. */
+        private final Map<String, String> acknowledged = new ConcurrentHashMap<>();
+        /** Values written after the key's last acknowledged one whose SET failed (applied or not). */
+        private final Map<String, Set<String>> unconfirmed = new ConcurrentHashMap<>();
+
+        int keys() {
+            return acknowledged.size();
+        }
+
+        /**
+         * Read through the cluster node on {@code port}: the keys holding neither their last
+         * acknowledged value nor a later unconfirmed one, each described with both values.
+         */
+        List<String> lost(int port) {
+            List<String> lost = new ArrayList<>();
+            try (JedisCluster jc = new JedisCluster(new HostAndPort("127.0.0.1", port), 10_000, 10_000, 5,
+                    new GenericObjectPoolConfig<>())) {
+                Map<String, Response<String>> replies = new HashMap<>();
+                try (ClusterPipeline p = jc.pipelined()) {
+                    for (String key : acknowledged.keySet()) {
+                        replies.put(key, p.get(key));
+                    }
+                    p.sync();
+                }
+                replies.forEach((key, reply) -> {
+                    String stored = reply.get();
+                    if (!acknowledged.get(key).equals(stored)
+                            && !unconfirmed.getOrDefault(key, Set.of()).contains(stored)) {
+                        lost.add(key + "=" + stored + " (acknowledged " + acknowledged.get(key) + ")");
+                    }
+                });
+            }
+            return lost;
+        }
     }
 
     /** What one client thread did so far. */
@@ -79,9 +117,8 @@ final class ClusterLoad implements AutoCloseable {
         }
     }
 
-    private ClusterLoad(int[] seeds, Map<String, String> acknowledged, Map<String, Set<String>> unconfirmed) {
-        this.acknowledged = acknowledged;
-        this.unconfirmed = unconfirmed;
+    private ClusterLoad(int[] seeds, Record record) {
+        this.record = record;
         Set<HostAndPort> jedisSeeds = new java.util.HashSet<>();
         List<RedisURI> lettuceSeeds = new ArrayList<>();
         for (int port : seeds) {
@@ -126,9 +163,9 @@ final class ClusterLoad implements AutoCloseable {
         }));
     }
 
-    /** Starts both client threads against the cluster reachable through {@code seeds}. */
-    static ClusterLoad start(int[] seeds, Map<String, String> acknowledged, Map<String, Set<String>> unconfirmed) {
-        ClusterLoad load = new ClusterLoad(seeds, acknowledged, unconfirmed);
+    /** Starts both client threads against the cluster reachable through {@code seeds}, writing to {@code record}. */
+    static ClusterLoad start(int[] seeds, Record record) {
+        ClusterLoad load = new ClusterLoad(seeds, record);
         load.writers.forEach(w -> w.thread.start());
         return load;
     }
@@ -140,6 +177,16 @@ final class ClusterLoad implements AutoCloseable {
     /** Acknowledged writes per client so far, in {@link #writers()} order. */
     long[] progress() {
         return writers.stream().mapToLong(w -> w.acked.get()).toArray();
+    }
+
+    /** Waits (120 s at most) until each client acknowledged {@code more} writes beyond {@code from}. */
+    void awaitProgress(String what, long[] from, long more) throws InterruptedException {
+        for (int c = 0; c < from.length; c++) {
+            Writer w = writers.get(c);
+            long target = from[c] + more;
+            ClusterNodes.await(w.name + " to make " + more + " more acknowledged writes " + what + " (" + w + ")", 120,
+                    () -> w.acked.get() >= target);
+        }
     }
 
     private Writer writer(String name, Kv kv) {
@@ -164,13 +211,13 @@ final class ClusterLoad implements AutoCloseable {
         while (!stop.get()) {
             try {
                 kv.set(key, value);
-                acknowledged.put(key, value);
-                unconfirmed.remove(key);
+                record.acknowledged.put(key, value);
+                record.unconfirmed.remove(key);
                 w.acked.incrementAndGet();
                 return true;
             } catch (RuntimeException e) {
                 failed(w, e);
-                unconfirmed.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(value);
+                record.unconfirmed.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(value);
                 Thread.sleep(50);
             }
         }

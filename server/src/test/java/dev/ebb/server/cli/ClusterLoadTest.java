@@ -11,11 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -24,11 +21,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import redis.clients.jedis.ClusterPipeline;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
@@ -50,8 +45,7 @@ class ClusterLoadTest {
 
     private static final int[] ports = new int[NODES];
     private static final Process[] nodes = new Process[NODES];
-    private static final Map<String, String> acknowledged = new ConcurrentHashMap<>();
-    private static final Map<String, Set<String>> unconfirmed = new ConcurrentHashMap<>();
+    private static final ClusterLoad.Record record = new ClusterLoad.Record();
     private static RedisCli cli;
     private static ClusterLoad load;
 
@@ -138,38 +132,6 @@ class ClusterLoadTest {
         return -1;
     }
 
-    /** Waits until each client acknowledged {@code more} writes beyond {@code from}. */
-    private static void awaitProgress(String what, long[] from, long more) throws InterruptedException {
-        for (int c = 0; c < from.length; c++) {
-            ClusterLoad.Writer w = load.writers().get(c);
-            long target = from[c] + more;
-            ClusterNodes.await(w.name + " to make " + more + " more acknowledged writes " + what + " (" + w + ")",
-                    120, () -> w.acked.get() >= target);
-        }
-    }
-
-    /** Keys whose stored value is neither the last acknowledged one nor an unconfirmed later one. */
-    private static List<String> lostWrites() {
-        List<String> lost = new ArrayList<>();
-        try (JedisCluster jc = new JedisCluster(new HostAndPort("127.0.0.1", ports[live()]), 10_000, 10_000, 5,
-                new org.apache.commons.pool2.impl.GenericObjectPoolConfig<>())) {
-            Map<String, Response<String>> replies = new HashMap<>();
-            try (ClusterPipeline p = jc.pipelined()) {
-                for (String key : acknowledged.keySet()) {
-                    replies.put(key, p.get(key));
-                }
-                p.sync();
-            }
-            replies.forEach((key, reply) -> {
-                String stored = reply.get();
-                if (!acknowledged.get(key).equals(stored) && !unconfirmed.getOrDefault(key, Set.of()).contains(stored)) {
-                    lost.add(key + "=" + stored + " (acknowledged " + acknowledged.get(key) + ")");
-                }
-            });
-        }
-        return lost;
-    }
-
     @Test
     @Order(1)
     void sixNodeJvmsShouldBecomeThreePrimariesWithOneReplicaEach() throws InterruptedException {
@@ -196,8 +158,8 @@ class ClusterLoadTest {
     @Test
     @Order(2)
     void resharding1000SlotsUnderLoadShouldLoseNoAcknowledgedWrite() throws InterruptedException {
-        load = ClusterLoad.start(ports, acknowledged, unconfirmed);
-        awaitProgress("before the reshard", new long[] {0, 0}, 2000);
+        load = ClusterLoad.start(ports, record);
+        load.awaitProgress("before the reshard", new long[] {0, 0}, 2000);
         Map<String, BitSet> before = slotsByPrimary(ports[0]);
         List<String> primaries = new ArrayList<>(before.keySet());
         primaries.sort(null);
@@ -221,7 +183,7 @@ class ClusterLoadTest {
         for (int c = 0; c < atStart.length; c++) {
             assertTrue(atEnd[c] > atStart[c], load.writers().get(c) + " made no progress during the reshard");
         }
-        awaitProgress("after the reshard", atEnd, 1000);
+        load.awaitProgress("after the reshard", atEnd, 1000);
         List<ClusterLoad.Writer> clients = load.writers();
         load.close();
         load = null;
@@ -235,10 +197,10 @@ class ClusterLoadTest {
                 keysMoved += j.clusterCountKeysInSlot(slot);
             }
         }
-        List<String> lost = lostWrites();
+        List<String> lost = record.lost(ports[live()]);
         System.out.printf("reshard: %d slots holding %d keys moved in %d ms under load; writes during it %d / %d;"
                 + " %d keys checked, %d acknowledged writes lost; %s%n", MOVED_SLOTS, keysMoved,
-                reshard.took().toMillis(), atEnd[0] - atStart[0], atEnd[1] - atStart[1], acknowledged.size(),
+                reshard.took().toMillis(), atEnd[0] - atStart[0], atEnd[1] - atStart[1], record.keys(),
                 lost.size(), clients);
         for (ClusterLoad.Writer w : clients) {
             assertEquals(0, w.staleReads.get(), w + ": a GET right after an acknowledged SET missed it");
@@ -251,8 +213,8 @@ class ClusterLoadTest {
     @Test
     @Order(3)
     void aSigkilledPrimaryShouldBeReplacedByItsReplicaWhileBothClientsWrite() throws InterruptedException {
-        load = ClusterLoad.start(ports, acknowledged, unconfirmed);
-        awaitProgress("before the kill", load.progress(), 1000);
+        load = ClusterLoad.start(ports, record);
+        load.awaitProgress("before the kill", load.progress(), 1000);
         Map<String, BitSet> owners = slotsByPrimary(ports[0]);
         String victimId = owners.entrySet().stream().max(Map.Entry.comparingByValue(
                 java.util.Comparator.comparingInt(BitSet::cardinality))).orElseThrow().getKey();
@@ -295,12 +257,12 @@ class ClusterLoadTest {
         long tookMs = (System.nanoTime() - killedAt) / 1_000_000;
         awaitClusterOk("to see the cluster ok after the failover");
         long[] atFailover = load.progress();
-        awaitProgress("after the failover", atFailover, 1000);
+        load.awaitProgress("after the failover", atFailover, 1000);
         String clients = load.writers().toString();
         load.close();
         load = null;
 
-        List<String> lost = lostWrites();
+        List<String> lost = record.lost(ports[live()]);
         try (JedisCluster jc = new JedisCluster(new HostAndPort("127.0.0.1", heirPort))) {
             for (String key : waited) {
                 assertEquals(key, jc.get(key), "a write confirmed by WAIT was lost");
@@ -308,9 +270,9 @@ class ClusterLoadTest {
         }
         System.out.printf("failover: replica served %d ms after SIGKILL of the primary; %d keys checked, %d acknowledged"
                 + " writes lost (asynchronous replication)%s; writes from the kill to the failover %d / %d; %s%n",
-                tookMs, acknowledged.size(), lost.size(), lost.isEmpty() ? "" : " e.g. " + lost.get(0),
+                tookMs, record.keys(), lost.size(), lost.isEmpty() ? "" : " e.g. " + lost.get(0),
                 atFailover[0] - atKill[0], atFailover[1] - atKill[1], clients);
-        assertTrue(lost.size() < acknowledged.size() / 10, lost.size() + " of " + acknowledged.size() + " lost");
+        assertTrue(lost.size() < record.keys() / 10, lost.size() + " of " + record.keys() + " lost");
         assertSlotsCovered();
     }
 }

@@ -28,7 +28,8 @@ import redis.clients.jedis.JedisCluster;
  * is stopped while JedisCluster and Lettuce write ({@link ClusterLoad}), its replica wins the election
  * and both clients go on (acknowledged writes lost are reported; writes confirmed by WAIT are all
  * kept); the old primary comes back as a replica of the new owner; CLUSTER FAILOVER gives it its
- * slots back without losing a write. {@code redis-cli --cluster check} is clean after each step. The steps share one cluster.
+ * slots back without losing a write. {@code redis-cli --cluster check} is clean after each step.
+ * The steps share one cluster.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailoverTest {

@@ -198,9 +198,9 @@ class ClusterLoadTest {
             }
         }
         List<String> lost = record.lost(ports[live()]);
-        System.out.printf("reshard: %d slots holding %d keys moved in %d ms under load; writes during it %d / %d;"
-                + " %d keys checked, %d acknowledged writes lost; %s%n", MOVED_SLOTS, keysMoved,
-                reshard.took().toMillis(), atEnd[0] - atStart[0], atEnd[1] - atStart[1], record.keys(),
+        System.out.printf("reshard: %d slots moved in %d ms under load (%d keys in them afterwards); writes during it"
+                + " %d / %d; %d keys checked, %d acknowledged writes lost; %s%n", MOVED_SLOTS, reshard.took().toMillis(),
+                keysMoved, atEnd[0] - atStart[0], atEnd[1] - atStart[1], record.keys(),
                 lost.size(), clients);
         for (ClusterLoad.Writer w : clients) {
             assertEquals(0, w.staleReads.get(), w + ": a GET right after an acknowledged SET missed it");
@@ -268,8 +268,9 @@ class ClusterLoadTest {
                 assertEquals(key, jc.get(key), "a write confirmed by WAIT was lost");
             }
         }
-        System.out.printf("failover: replica served %d ms after SIGKILL of the primary; %d keys checked, %d acknowledged"
-                + " writes lost (asynchronous replication)%s; writes from the kill to the failover %d / %d; %s%n",
+        System.out.printf("failover: replica served %d ms after SIGKILL of the primary; %d keys checked,"
+                + " %d acknowledged writes lost (asynchronous replication)%s; writes from the kill to the failover"
+                + " %d / %d; %s%n",
                 tookMs, record.keys(), lost.size(), lost.isEmpty() ? "" : " e.g. " + lost.get(0),
                 atFailover[0] - atKill[0], atFailover[1] - atKill[1], clients);
         assertTrue(lost.size() < record.keys() / 10, lost.size() + " of " + record.keys() + " lost");

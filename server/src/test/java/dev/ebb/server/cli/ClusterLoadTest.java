@@ -199,8 +199,8 @@ class ClusterLoadTest {
         }
         List<String> lost = record.lost(ports[live()]);
         System.out.printf("reshard: %d slots moved in %d ms under load (%d keys in them afterwards); writes during it"
-                + " %d / %d; %d keys checked, %d acknowledged writes lost; %s%n", MOVED_SLOTS, reshard.took().toMillis(),
-                keysMoved, atEnd[0] - atStart[0], atEnd[1] - atStart[1], record.keys(),
+                + " %d / %d; %d keys checked, %d acknowledged writes lost; %s%n", MOVED_SLOTS,
+                reshard.took().toMillis(), keysMoved, atEnd[0] - atStart[0], atEnd[1] - atStart[1], record.keys(),
                 lost.size(), clients);
         for (ClusterLoad.Writer w : clients) {
             assertEquals(0, w.staleReads.get(), w + ": a GET right after an acknowledged SET missed it");

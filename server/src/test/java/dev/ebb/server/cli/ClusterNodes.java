@@ -52,7 +52,9 @@ final class ClusterNodes {
     /**
      * An Ebb cluster node in a JVM of its own (so a test can SIGKILL it) on {@code port}, keeping
      * nodes.conf and its log {@code ebb.log} in {@code dir}; returns once it answers PING.
-     * {@code EBB_RELAUNCH=no}: the child is the server itself, not a supervisor of another JVM.
+     * {@code EBB_RELAUNCH=no}: the child is the server itself, not a supervisor of another JVM;
+     * {@code EBB_SUPERVISOR_PID} names this JVM, so the node exits if the test JVM dies without
+     * stopping it.
      */
     static Process startEbbProcess(int port, Path dir, long nodeTimeout) throws InterruptedException {
         List<String> command = new ArrayList<>();
@@ -65,6 +67,7 @@ final class ClusterNodes {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("ebb.log").toFile()));
         builder.environment().put("EBB_RELAUNCH", "no");
+        builder.environment().put("EBB_SUPERVISOR_PID", Long.toString(ProcessHandle.current().pid()));
         Process process;
         try {
             process = builder.start();

@@ -17,15 +17,8 @@ set -euo pipefail
 ebb_port=$1
 redis_port=$2
 n=$3
-root=$(cd "$(dirname "$0")/../.." && pwd)
-ebb_jar=${EBB_JAR:-$root/server/target/ebb-server.jar}
-redis_server=${REDIS_SERVER:-/work/shared/reference/redis-7.2.4/redis-server}
-cli=${REDIS_CLI:-redis-cli}
-bench=${REDIS_BENCHMARK:-$(dirname "$redis_server")/redis-benchmark}
-command -v "$bench" >/dev/null 2>&1 || bench=redis-benchmark
+. "$(dirname "$0")/servers.sh"
 requests=${BENCH_REQUESTS:-2000000}
-java_opts=${JAVA_OPTS:--XX:+UseParallelGC}
-[ -f "$ebb_jar" ] || { echo "no $ebb_jar: build it with mvn -o -q -pl server -am package -DskipTests" >&2; exit 2; }
 
 work=$(mktemp -d /tmp/persistence-bench.XXXXXX)
 pid=""

@@ -21,8 +21,11 @@ import java.util.concurrent.TimeUnit;
  * <p>A new PAUSE replaces the mode (WRITE does not weaken a running ALL) and keeps the later of
  * the two deadlines. The end is noticed by a timer set for the deadline, and before each command.
  *
- * <p>FAILOVER pauses writes for a purpose of its own (Redis's PAUSE_DURING_FAILOVER), with no
- * deadline: CLIENT UNPAUSE does not lift it, and the held clients run only once neither pause holds.
+ * <p>FAILOVER and a primary's part in a cluster manual failover (MFSTART) pause writes for a purpose
+ * of their own (Redis's PAUSE_DURING_FAILOVER), FAILOVER with no deadline, the manual failover until
+ * twice its timeout: CLIENT UNPAUSE does not lift it, its end does not lift a CLIENT PAUSE, and the
+ * held clients run only once neither pause holds. As in Redis the effective pause is the strongest
+ * of the two (ALL over WRITE) until the later deadline.
  *
  * <p>Costs: one branch per command while not paused. Command loop thread only.
  */
@@ -33,6 +36,8 @@ public final class ClientPause {
     private boolean paused;
     private boolean all;
     private boolean failover;
+    /** Server time the failover pause ends at (Long.MAX_VALUE: until {@link #endFailoverPause}). */
+    private long failoverEndMs;
     private final Map<Client, List<Object>> held = new LinkedHashMap<>();
     private long timerDeadlineMs = Long.MAX_VALUE;
 
@@ -64,7 +69,17 @@ public final class ClientPause {
 
     /** FAILOVER starts: writes wait until {@link #endFailoverPause}. */
     public void pauseForFailover() {
+        pauseForFailover(Long.MAX_VALUE);
+    }
+
+    /**
+     * A failover holds writes until {@code untilMs} (server time) or {@link #endFailoverPause}; a
+     * failover pause already in force keeps the later deadline.
+     */
+    public void pauseForFailover(long untilMs) {
+        failoverEndMs = failover ? Math.max(failoverEndMs, untilMs) : untilMs;
         failover = true;
+        armTimer();
     }
 
     /** FAILOVER ended (done or aborted): the held clients run their input unless CLIENT PAUSE still holds them. */
@@ -99,8 +114,12 @@ public final class ClientPause {
 
     /** Whether a pause is in force (ends it first if its time has passed): expiry and eviction wait. */
     public boolean active() {
-        if (paused && server.nowMs() >= endMs) {
+        long now = server.nowMs();
+        if (paused && now >= endMs) {
             unpause();
+        }
+        if (failover && now >= failoverEndMs) {
+            endFailoverPause();
         }
         return paused || failover;
     }
@@ -156,19 +175,19 @@ public final class ClientPause {
         return false;
     }
 
+    /** Sets the timer for the nearer deadline of the pauses in force, unless one is set for it already. */
     private void armTimer() {
         CommandLoop loop = server.loop();
-        if (loop == null || endMs >= timerDeadlineMs) {
+        long deadline = Math.min(paused ? endMs : Long.MAX_VALUE, failover ? failoverEndMs : Long.MAX_VALUE);
+        if (loop == null || deadline == Long.MAX_VALUE || deadline >= timerDeadlineMs) {
             return;
         }
-        timerDeadlineMs = endMs;
+        timerDeadlineMs = deadline;
         loop.executor().schedule(() -> {
             timerDeadlineMs = Long.MAX_VALUE;
             server.tick();
             active();
-            if (paused) {
-                armTimer();
-            }
-        }, Math.max(0, endMs - server.nowMs()), TimeUnit.MILLISECONDS);
+            armTimer();
+        }, Math.max(0, deadline - server.nowMs()), TimeUnit.MILLISECONDS);
     }
 }

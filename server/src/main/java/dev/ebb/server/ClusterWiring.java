@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Connects the {@link Cluster} to the rest of the server: database 0 as the slot-keyed data
  * (counted and deleted per slot by its slot index), replication (the {@code PrimaryLink} a
- * cluster replica follows its primary with, promotion, offsets) and CLIENT PAUSE for a manual
- * failover, PUBLISH messages from the bus delivered to local subscribers, and the cluster cron, ten ticks a
+ * cluster replica follows its primary with, promotion, offsets), the failover's own write pause
+ * for a manual failover ({@link ClientPause#pauseForFailover(long)}, apart from CLIENT PAUSE),
+ * PUBLISH messages from the bus delivered to local subscribers, and the cluster cron, ten ticks a
  * second on the command loop as Redis's clusterCron.
  */
 final class ClusterWiring {
@@ -77,12 +78,12 @@ final class ClusterWiring {
 
             @Override
             public void pauseWrites(long untilMs) {
-                server.pause().pause(untilMs, false);
+                server.pause().pauseForFailover(untilMs);
             }
 
             @Override
             public void unpauseWrites() {
-                server.pause().unpause();
+                server.pause().endFailoverPause();
             }
         });
         cluster.gossip().publisher((channel, message, shard) -> {

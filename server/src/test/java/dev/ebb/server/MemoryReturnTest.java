@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class MemoryReturnTest {
     private final AtomicInteger collections = new AtomicInteger();
     private long committed = 512 * MB;
     private final MemoryReturn memoryReturn = new MemoryReturn(() -> committed, collections::incrementAndGet,
-            Runnable::run);
+            Runnable::run, true);
 
     @Test
     void shouldCollectOnceWhenUsedMemoryHalves() {
@@ -63,7 +64,7 @@ class MemoryReturnTest {
     @Test
     void purgeShouldNotStartASecondCollectionWhileOneRuns() {
         java.util.List<Runnable> queued = new java.util.ArrayList<>();
-        MemoryReturn deferred = new MemoryReturn(() -> committed, collections::incrementAndGet, queued::add);
+        MemoryReturn deferred = new MemoryReturn(() -> committed, collections::incrementAndGet, queued::add, true);
 
         assertTrue(deferred.purge(0));
         assertFalse(deferred.purge(1), "one is running");
@@ -71,5 +72,27 @@ class MemoryReturnTest {
         assertTrue(deferred.purge(2));
 
         assertEquals(1, collections.get());
+    }
+
+    @Test
+    void theCronShouldNotCollectWhereSystemGcStopsTheWorld() {
+        MemoryReturn manualOnly = new MemoryReturn(() -> committed, collections::incrementAndGet, Runnable::run, false);
+        manualOnly.cron(200 * MB, 0);
+
+        assertFalse(manualOnly.cron(0, 100), "a stop-the-world System.gc() is never started by the cron");
+        assertTrue(manualOnly.purge(200), "MEMORY PURGE still asks for it");
+        assertEquals(1, collections.get());
+    }
+
+    @Test
+    void systemGcShouldCountAsConcurrentOnlyUnderZgcShenandoahOrG1WithTheFlag() {
+        List<String> g1 = List.of("G1 Young Generation", "G1 Old Generation");
+        assertTrue(MemoryReturn.concurrentExplicitGc(g1, true));
+        assertFalse(MemoryReturn.concurrentExplicitGc(g1, false));
+        assertFalse(MemoryReturn.concurrentExplicitGc(List.of("PS Scavenge", "PS MarkSweep"), true));
+        assertFalse(MemoryReturn.concurrentExplicitGc(List.of("Copy", "MarkSweepCompact"), true));
+        assertTrue(MemoryReturn.concurrentExplicitGc(List.of("ZGC Cycles", "ZGC Pauses"), false));
+        assertTrue(MemoryReturn.concurrentExplicitGc(List.of("ZGC Minor Cycles", "ZGC Major Cycles"), false));
+        assertTrue(MemoryReturn.concurrentExplicitGc(List.of("Shenandoah Pauses", "Shenandoah Cycles"), false));
     }
 }

@@ -15,9 +15,6 @@ public final class BusLink {
     boolean connected;
     /** The transport's connection (a Netty channel); null in state-machine tests. */
     public Object handle;
-    /** Bytes queued for sending and not yet written, as the transport last reported. */
-    public long sendBufferBytes;
-    public long sendBufferPeak;
     /** The peer's ip and this end's ip, as the transport saw the connection ("" unknown). */
     public String peerIp = "";
     public String localIp = "";

@@ -13,4 +13,11 @@ public interface BusTransport {
     void send(BusLink link, BusMessage message);
 
     void close(BusLink link);
+
+    /**
+     * Bytes of the messages sent on {@code link} that the socket has not taken yet (Redis's
+     * send_msg_queue_mem without its fixed overheads): what {@code cluster-link-sendbuf-limit} and
+     * CLUSTER LINKS measure.
+     */
+    long queuedBytes(BusLink link);
 }

@@ -90,6 +90,7 @@ public final class Cluster implements BusTransport, ClusterBus.Sink {
     private void applySettings() {
         state.settings(config.clusterNodeTimeout(), config.clusterRequireFullCoverage(),
                 config.clusterAllowReadsWhenDown(), config.clusterAllowPubsubshardWhenDown());
+        state.linkSendBufferLimit(config.clusterLinkSendbufLimit());
         state.failoverSettings(config.clusterReplicaValidityFactor(), config.clusterReplicaNoFailover(),
                 config.clusterMigrationBarrier(), config.clusterAllowReplicaMigration(),
                 config.replPingReplicaPeriod() * 1000L);
@@ -159,6 +160,11 @@ public final class Cluster implements BusTransport, ClusterBus.Sink {
         if (bus != null) {
             bus.close(link);
         }
+    }
+
+    @Override
+    public long queuedBytes(BusLink link) {
+        return bus == null ? 0 : bus.queuedBytes(link);
     }
 
     // ---- ClusterBus.Sink: on the loop ----

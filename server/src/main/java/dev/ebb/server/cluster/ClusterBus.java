@@ -11,16 +11,20 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,12 +33,13 @@ import org.slf4j.LoggerFactory;
  * outbound ones, both on one I/O thread of their own. Frames are cut by the header's totlen and
  * decoded on the I/O thread ({@link BusCodec}); everything else (the state machine, every
  * {@link BusLink} field) runs on the command loop, reached through {@code loop}. A frame Redis would
- * refuse closes the link.
+ * refuse closes the link. Each channel counts the bytes sent and not yet written ({@link #queuedBytes}).
  */
 public final class ClusterBus implements BusTransport {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterBus.class);
     /** Largest message accepted: a PUBLISH of up to 512 MB, as proto-max-bulk-len's default. */
     private static final int MAX_FRAME = 512 * 1024 * 1024 + BusCodec.HEADER_SIZE + 8;
+    private static final AttributeKey<AtomicLong> QUEUED = AttributeKey.valueOf("ebb-bus-queued-bytes");
 
     /** What the bus hands to the loop. */
     public interface Sink {
@@ -129,9 +134,35 @@ public final class ClusterBus implements BusTransport {
             return;
         }
         byte[] bytes = BusCodec.encode(message);
-        ch.writeAndFlush(Unpooled.wrappedBuffer(bytes), ch.voidPromise());
-        link.sendBufferBytes = ch.unsafe().outboundBuffer() == null ? 0 : ch.unsafe().outboundBuffer().totalPendingWriteBytes();
-        link.sendBufferPeak = Math.max(link.sendBufferPeak, link.sendBufferBytes);
+        AtomicLong queued = queued(ch);
+        queued.addAndGet(bytes.length);
+        ChannelPromise written = ch.newPromise();
+        // Written to the socket, or dropped with the channel: either way no longer queued.
+        written.addListener(done -> queued.addAndGet(-bytes.length));
+        ch.writeAndFlush(Unpooled.wrappedBuffer(bytes), written);
+    }
+
+    @Override
+    public long queuedBytes(BusLink link) {
+        Channel ch = (Channel) link.handle;
+        return ch == null ? 0 : queued(ch).get();
+    }
+
+    /**
+     * The channel's count of bytes handed to {@link #send} and not yet written: added to on the loop,
+     * taken from on the I/O thread as each write completes (the one value both threads touch).
+     */
+    private static AtomicLong queued(Channel ch) {
+        Attribute<AtomicLong> attr = ch.attr(QUEUED);
+        AtomicLong q = attr.get();
+        if (q == null) {
+            AtomicLong fresh = new AtomicLong();
+            q = attr.setIfAbsent(fresh);
+            if (q == null) {
+                q = fresh;
+            }
+        }
+        return q;
     }
 
     @Override

@@ -36,6 +36,7 @@ public final class ClusterState {
     public static final int SAVE_FSYNC = 2;
     /** Seconds a forgotten node may not be re-added (CLUSTER_BLACKLIST_TTL). */
     static final long BLACKLIST_TTL_SECONDS = 60;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterState.class);
 
     final SplittableRandom random;
     final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
@@ -52,6 +53,8 @@ public final class ClusterState {
     int state = FAIL;
     int size;
     int pfailNodes;
+    /** Links freed for queueing more than {@link #linkSendBufferLimit} (Redis's stat of that name). */
+    long linksBufferLimitExceeded;
     boolean todoSave;
     boolean todoSaveNoFsync;
     /** Slot-keyed data the state needs to see: keys counted and deleted per slot. */
@@ -62,6 +65,8 @@ public final class ClusterState {
     boolean requireFullCoverage = true;
     boolean allowReadsWhenDown;
     boolean allowPubsubshardWhenDown = true;
+    /** {@code cluster-link-sendbuf-limit}: 0 no limit. */
+    long linkSendBufferLimit;
     String announceIp = "";
     String announceHostname = "";
     String announceHumanNodename = "";
@@ -201,6 +206,15 @@ public final class ClusterState {
         this.requireFullCoverage = requireFullCoverage;
         this.allowReadsWhenDown = allowReadsWhenDown;
         this.allowPubsubshardWhenDown = allowPubsubshardWhenDown;
+    }
+
+    public void linkSendBufferLimit(long bytes) {
+        this.linkSendBufferLimit = bytes;
+    }
+
+    /** CLUSTER INFO's {@code total_cluster_links_buffer_limit_exceeded}. */
+    public long linksBufferLimitExceeded() {
+        return linksBufferLimitExceeded;
     }
 
     /** The replica and failover directives (cluster-replica-*, cluster-migration-barrier …, repl-ping-replica-period). */
@@ -409,17 +423,43 @@ public final class ClusterState {
     }
 
     void closeLinks(ClusterNode n, BusTransport transport) {
-        if (n.link != null) {
-            BusLink l = n.link;
-            n.link = null;
-            l.node = null;
-            transport.close(l);
+        closeLink(n, n.link, transport);
+        closeLink(n, n.inboundLink, transport);
+    }
+
+    /** Detaches {@code l} (one of {@code n}'s links, or null) from the node and closes it. */
+    private void closeLink(ClusterNode n, BusLink l, BusTransport transport) {
+        if (l == null) {
+            return;
         }
-        if (n.inboundLink != null) {
-            BusLink l = n.inboundLink;
+        if (n.link == l) {
+            n.link = null;
+        }
+        if (n.inboundLink == l) {
             n.inboundLink = null;
-            l.node = null;
-            transport.close(l);
+        }
+        l.node = null;
+        transport.close(l);
+    }
+
+    /**
+     * Redis's clusterNodeCronFreeLinkOnBufferLimitReached: frees each of {@code n}'s links whose
+     * queued bytes pass {@code cluster-link-sendbuf-limit} (a peer that reads too slowly, or a flood
+     * of PUBLISH), counting each; the cron's reconnect logic opens a new outbound link at once and
+     * the peer a new inbound one. The messages queued on a freed link are lost, as in Redis.
+     */
+    void freeLinksOverLimit(ClusterNode n, BusTransport transport) {
+        if (linkSendBufferLimit == 0) {
+            return;
+        }
+        for (BusLink l : links(n)) {
+            long queued = transport.queuedBytes(l);
+            if (queued > linkSendBufferLimit) {
+                LOG.warn("Freeing cluster link({} node {}, used memory: {}) due to exceeding send buffer memory limit.",
+                        l.inbound ? "from" : "to", n.name, queued);
+                closeLink(n, l, transport);
+                linksBufferLimitExceeded++;
+            }
         }
     }
 

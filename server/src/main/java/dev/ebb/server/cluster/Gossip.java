@@ -153,7 +153,12 @@ public final class Gossip {
         long handshakeTimeout = Math.max(timeout, 1000);
         cs.pfailNodes = 0;
         for (ClusterNode n : new ArrayList<>(cs.nodes.values())) {
-            if (n.isMyself() || n.has(ClusterNode.NOADDR)) {
+            if (n.isMyself()) {
+                continue;
+            }
+            // An oversized send queue frees the link; the reconnect below opens a new one at once.
+            cs.freeLinksOverLimit(n, transport);
+            if (n.has(ClusterNode.NOADDR)) {
                 continue;
             }
             if (n.has(ClusterNode.PFAIL)) {

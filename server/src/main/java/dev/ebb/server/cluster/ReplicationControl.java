@@ -3,7 +3,8 @@ package dev.ebb.server.cluster;
 /**
  * What the cluster state machine needs of replication and of the clients: follow a primary, turn
  * primary, read the replication offset, and hold writes during a manual failover. The server
- * implements it over its replication link and CLIENT PAUSE; state-machine tests use a fake.
+ * implements it over its replication link and the failover's write pause (a purpose of its own,
+ * apart from CLIENT PAUSE, as Redis's PAUSE_DURING_FAILOVER); state-machine tests use a fake.
  * Command loop thread only.
  */
 public interface ReplicationControl {
@@ -61,6 +62,6 @@ public interface ReplicationControl {
     /** Holds client writes until {@code untilMs} (a primary during a manual failover). */
     void pauseWrites(long untilMs);
 
-    /** Ends {@link #pauseWrites}. */
+    /** Ends {@link #pauseWrites}; a CLIENT PAUSE set meanwhile stays. */
     void unpauseWrites();
 }

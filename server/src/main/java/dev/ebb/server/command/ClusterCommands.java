@@ -9,6 +9,7 @@ import dev.ebb.resp.RespWriter;
 import dev.ebb.server.Client;
 import dev.ebb.server.cluster.BusLink;
 import dev.ebb.server.cluster.BusMessage;
+import dev.ebb.server.cluster.BusTransport;
 import dev.ebb.server.cluster.ClusterNode;
 import dev.ebb.server.cluster.ClusterState;
 import dev.ebb.server.cluster.HashSlots;
@@ -205,7 +206,8 @@ public final class ClusterCommands {
             }
         }
         sb.append("cluster_stats_messages_received:").append(received).append("\r\n")
-                .append("total_cluster_links_buffer_limit_exceeded:0\r\n");
+                .append("total_cluster_links_buffer_limit_exceeded:").append(cs.linksBufferLimitExceeded())
+                .append("\r\n");
         c.reply().verbatim(sb.toString());
     }
 
@@ -369,9 +371,11 @@ public final class ClusterCommands {
                 links.add(l);
             }
         }
+        BusTransport transport = c.server().cluster().gossip().transport();
         RespWriter w = c.reply();
         w.arrayHeader(links.size());
         for (BusLink l : links) {
+            long queued = transport.queuedBytes(l);
             w.mapHeader(6);
             w.bulk("direction");
             w.bulk(l.inbound() ? "from" : "to");
@@ -380,11 +384,12 @@ public final class ClusterCommands {
             w.bulk("create-time");
             w.integer(l.ctime());
             w.bulk("events");
-            w.bulk(l.inbound() ? "r" : "rw");
+            w.bulk(queued > 0 ? "rw" : "r");
+            // The queued messages are byte arrays of their exact length: allocated is used (as Redis 7.2 reports).
             w.bulk("send-buffer-allocated");
-            w.integer(l.sendBufferPeak);
+            w.integer(queued);
             w.bulk("send-buffer-used");
-            w.integer(l.sendBufferBytes);
+            w.integer(queued);
         }
     }
 

@@ -230,9 +230,8 @@ final class Directives {
             Bool.yesNo(), false, Mutability.MUTABLE);
     static final Directive<Boolean> CLUSTER_ALLOW_PUBSUBSHARD_WHEN_DOWN = add("cluster-allow-pubsubshard-when-down",
             Bool.yesNo(), true, Mutability.MUTABLE);
-    /** Ebb: accepted; links are not yet freed past it (Netty buffers what the socket cannot take). */
     static final Directive<Long> CLUSTER_LINK_SENDBUF_LIMIT = add("cluster-link-sendbuf-limit",
-            Int.range(0, LONG_MAX), 0L, Mutability.MUTABLE);
+            Memory.range(0, LONG_MAX), 0L, Mutability.MUTABLE);
     static final Directive<String> CLUSTER_ANNOUNCE_IP = add("cluster-announce-ip", Text.any(), "",
             Mutability.MUTABLE);
     static final Directive<Long> CLUSTER_ANNOUNCE_PORT = add("cluster-announce-port", Int.range(0, 65535), 0L,

@@ -505,6 +505,11 @@ public final class ServerConfig {
         return value(Directives.CLUSTER_ALLOW_PUBSUBSHARD_WHEN_DOWN);
     }
 
+    /** {@code cluster-link-sendbuf-limit}: bytes a bus link may have queued for sending before it is freed; 0 no limit. */
+    public long clusterLinkSendbufLimit() {
+        return value(Directives.CLUSTER_LINK_SENDBUF_LIMIT);
+    }
+
     /** {@code cluster-replica-validity-factor}: a replica disconnected longer than factor × node timeout (+ ping period) will not fail over; 0 always may. */
     public long clusterReplicaValidityFactor() {
         return value(Directives.CLUSTER_REPLICA_VALIDITY_FACTOR);

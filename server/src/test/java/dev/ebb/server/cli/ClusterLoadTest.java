@@ -7,7 +7,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -39,7 +38,6 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterLoadTest {
     private static final long NODE_TIMEOUT = 3000;
-    private static final Duration SLOW = Duration.ofMinutes(5);
     private static final int NODES = 6;
     private static final int MOVED_SLOTS = 1000;
 
@@ -74,10 +72,6 @@ class ClusterLoadTest {
         }
     }
 
-    private static String addr(int i) {
-        return "127.0.0.1:" + ports[i];
-    }
-
     private static int live() {
         for (int i = 0; i < NODES; i++) {
             if (nodes[i] != null) {
@@ -88,7 +82,8 @@ class ClusterLoadTest {
     }
 
     private static void assertSlotsCovered() {
-        RedisCli.Result check = cli.runWithInput(null, SLOW, "--cluster", "check", addr(live()));
+        RedisCli.Result check = cli.runWithInput(null, ClusterNodes.SLOW, "--cluster", "check",
+                ClusterNodes.addr(ports[live()]));
         assertTrue(check.stdout().contains("[OK] All 16384 slots covered."), check::describe);
     }
 
@@ -135,22 +130,10 @@ class ClusterLoadTest {
     @Test
     @Order(1)
     void sixNodeJvmsShouldBecomeThreePrimariesWithOneReplicaEach() throws InterruptedException {
-        List<String> args = new ArrayList<>(List.of("--cluster", "create"));
-        for (int i = 0; i < NODES; i++) {
-            args.add(addr(i));
-        }
-        args.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
-        RedisCli.Result create = cli.runWithInput(null, SLOW, args.toArray(String[]::new));
+        ClusterNodes.createThreeByThree(ports);
 
-        assertEquals(0, create.exitCode(), create::describe);
-        for (int i = 0; i < NODES; i++) {
-            int port = ports[i];
-            ClusterNodes.await("node " + port + " to see six healthy nodes", 120, () -> ClusterNodes.sees(port, NODES));
-            if (ClusterNodes.call(port, "CLUSTER", "NODES").contains("myself,slave")) {
-                ClusterNodes.await("replica " + port + " to sync", 120,
-                        () -> ClusterNodes.call(port, "INFO", "replication").contains("master_link_status:up"));
-            }
-        }
+        ClusterNodes.awaitHealthy(ports);
+        ClusterNodes.awaitReplicasLinked(ports);
         assertEquals(3, slotsByPrimary(ports[0]).size());
         assertSlotsCovered();
     }
@@ -167,8 +150,9 @@ class ClusterLoadTest {
         String to = primaries.get(1);
 
         long[] atStart = load.progress();
-        RedisCli.Result reshard = cli.runWithInput(null, SLOW, "--cluster", "reshard", addr(0), "--cluster-from", from,
-                "--cluster-to", to, "--cluster-slots", Integer.toString(MOVED_SLOTS), "--cluster-yes");
+        RedisCli.Result reshard = cli.runWithInput(null, ClusterNodes.SLOW, "--cluster", "reshard",
+                ClusterNodes.addr(ports[0]), "--cluster-from", from, "--cluster-to", to, "--cluster-slots",
+                Integer.toString(MOVED_SLOTS), "--cluster-yes");
         long[] atEnd = load.progress();
 
         assertEquals(0, reshard.exitCode(), reshard::describe);

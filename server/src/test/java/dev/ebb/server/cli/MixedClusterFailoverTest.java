@@ -1,18 +1,12 @@
 package dev.ebb.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
 import dev.ebb.server.differential.ReferenceRedis;
-import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -32,7 +26,6 @@ import redis.clients.jedis.JedisCluster;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MixedClusterFailoverTest {
-    private static final Duration SLOW = Duration.ofMinutes(5);
     private static final long NODE_TIMEOUT = 3000;
 
     private static final EbbServer[] ebb = new EbbServer[3];
@@ -45,94 +38,34 @@ class MixedClusterFailoverTest {
 
     @BeforeAll
     static void startNodes() throws IOException {
-        Assumptions.assumeTrue(new File("/usr/bin/redis-cli").canExecute() || System.getenv("REDIS_CLI") != null,
-                "redis-cli is not installed (apt-get install redis-tools): skipping the mixed failover test");
-        for (int i = 0; i < 3; i++) {
-            int bus;
-            try (ServerSocket s = new ServerSocket(0)) {
-                bus = s.getLocalPort();
-            }
-            redis[i] = ReferenceRedis.startOrNull("--cluster-enabled", "yes", "--cluster-port", String.valueOf(bus),
-                    "--cluster-node-timeout", String.valueOf(NODE_TIMEOUT));
-            Assumptions.assumeTrue(redis[i] != null,
-                    () -> "reference redis-server cannot run: " + ReferenceRedis.unavailableReason);
-            ports[3 + i] = redis[i].port();
-        }
-        for (int i = 0; i < 3; i++) {
-            ports[i] = ClusterNodes.freePortWithBusPort();
-            ebbDirs[i] = Files.createTempDirectory("ebb-mixed-failover-" + i + "-");
-            ebb[i] = ClusterNodes.startEbb(ports[i], ebbDirs[i], NODE_TIMEOUT);
-        }
+        ClusterNodes.startMixed(redis, ebb, ebbDirs, ports, false, NODE_TIMEOUT);
     }
 
     @AfterAll
     static void stopNodes() {
-        for (EbbServer e : ebb) {
-            if (e != null) {
-                e.close();
-            }
-        }
-        for (ReferenceRedis r : redis) {
-            if (r != null) {
-                r.close();
-            }
-        }
-    }
-
-    private static String addr(int i) {
-        return "127.0.0.1:" + ports[i];
+        ClusterNodes.closeAll(ebb);
+        ClusterNodes.closeAll(redis);
     }
 
     private static String id(int i) {
         return ClusterNodes.call(ports[i], "CLUSTER", "MYID");
     }
 
-    private static void assertCheckClean(int from) {
-        RedisCli.Result check = RedisCli.against(ports[from]).runWithInput(null, SLOW, "--cluster", "check", addr(from));
-        assertTrue(check.stdout().contains("[OK] All nodes agree about slots configuration."), check::describe);
-        assertTrue(check.stdout().contains("[OK] All 16384 slots covered."), check::describe);
-    }
-
     private static boolean isReplicaOf(int node, String masterId) {
-        return ClusterNodes.call(ports[node], "CLUSTER", "NODES").contains("myself,slave " + masterId)
-                && ClusterNodes.call(ports[node], "INFO", "replication").contains("master_link_status:up");
+        return ClusterNodes.isReplicaOf(ports[node], masterId);
     }
 
     @Test
     @Order(1)
     void redisServerReplicasShouldFollowEbbPrimaries() throws InterruptedException {
-        RedisCli.Result create = RedisCli.against(ports[0]).runWithInput(null, SLOW, "--cluster", "create", addr(0),
-                addr(1), addr(2), addr(3), addr(4), addr(5), "--cluster-replicas", "1", "--cluster-yes");
+        ClusterNodes.createThreeByThree(ports);
 
-        assertEquals(0, create.exitCode(), create::describe);
-        for (int i = 0; i < 6; i++) {
-            int port = ports[i];
-            ClusterNodes.await("node " + port + " to see a healthy 6-node cluster", 120, () -> ClusterNodes.sees(port, 6));
-        }
-        String slot0Owner = null;
-        for (String line : ClusterNodes.call(ports[3], "CLUSTER", "NODES").split("\n")) {
-            String[] f = line.split(" ");
-            if (f.length > 8 && f[8].startsWith("0-")) {
-                slot0Owner = f[0];
-            }
-        }
-        victim = -1;
-        heir = -1;
-        for (int i = 0; i < 3; i++) {
-            if (id(i).equals(slot0Owner)) {
-                victim = i;
-            }
-        }
-        for (int i = 3; i < 6; i++) {
-            int node = i;
-            ClusterNodes.await("redis-server " + ports[i] + " to replicate an Ebb primary", 120,
-                    () -> ClusterNodes.call(ports[node], "INFO", "replication").contains("master_link_status:up"));
-            if (ClusterNodes.call(ports[i], "CLUSTER", "NODES").contains("myself,slave " + slot0Owner)) {
-                heir = i;
-            }
-        }
-        assertTrue(victim >= 0 && heir >= 0, "slot 0's Ebb primary and its redis-server replica");
-        assertCheckClean(3);
+        ClusterNodes.awaitHealthy(ports);
+        ClusterNodes.awaitReplicasLinked(ports);
+        int[] pair = ClusterNodes.slot0PrimaryAndReplica(ports);
+        victim = pair[0];
+        heir = pair[1];
+        ClusterNodes.assertCheckClean(ports[3]);
     }
 
     @Test
@@ -160,9 +93,7 @@ class MixedClusterFailoverTest {
             }
             jc.set("{06S}after", "failover");
         }
-        RedisCli.Result check = RedisCli.against(ports[heir]).runWithInput(null, SLOW, "--cluster", "check",
-                addr(heir));
-        assertTrue(check.stdout().contains("[OK] All 16384 slots covered."), check::describe);
+        ClusterNodes.assertCheckClean(ports[heir]);
     }
 
     @Test
@@ -190,6 +121,6 @@ class MixedClusterFailoverTest {
             int port = ports[i];
             ClusterNodes.await("node " + port + " to see a healthy 6-node cluster", 120, () -> ClusterNodes.sees(port, 6));
         }
-        assertCheckClean(victim);
+        ClusterNodes.assertCheckClean(ports[victim]);
     }
 }

@@ -138,6 +138,31 @@ class GossipStateMachineTest {
     }
 
     @Test
+    void linksQueueingMoreThanTheSendBufferLimitShouldBeFreedCountedAndReopened() {
+        SimulatedBus.Node[] n = threePrimaries();
+        SimulatedBus.Node a = n[0];
+        a.state.linkSendBufferLimit(1000);
+        a.queuedBytes = 1000;
+        bus.run(100);
+        assertEquals(0, a.state.linksBufferLimitExceeded(), "at the limit, not past it");
+
+        a.queuedBytes = 1001;
+        bus.run(100);
+
+        assertEquals(4, a.state.linksBufferLimitExceeded(), "both links to each of the two other nodes");
+        a.queuedBytes = 0;
+        bus.run(3000);
+        assertEquals(4, a.state.linksBufferLimitExceeded());
+        for (SimulatedBus.Node other : new SimulatedBus.Node[] {n[1], n[2]}) {
+            ClusterNode view = a.view(other);
+            assertEquals(2, a.state.links(view).size(), "outbound and inbound links again");
+            assertFalse(view.has(ClusterNode.PFAIL));
+        }
+        a.state.updateState(bus.now);
+        assertEquals(ClusterState.OK, a.state.state());
+    }
+
+    @Test
     void aSlotClaimedWithAHigherEpochShouldChangeOwnerEverywhere() {
         SimulatedBus.Node[] n = threePrimaries();
         SimulatedBus.Node a = n[0];

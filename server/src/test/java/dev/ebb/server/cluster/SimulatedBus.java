@@ -76,6 +76,8 @@ final class SimulatedBus {
         final Gossip gossip;
         final FakeReplication replication = new FakeReplication();
         boolean down;
+        /** What every live link of this node reports as queued for sending (the simulated socket never fills). */
+        long queuedBytes;
 
         Node(int index, long nodeTimeout) {
             state = new ClusterState(new SplittableRandom(index * 31L + 7), now);
@@ -149,6 +151,11 @@ final class SimulatedBus {
                 Node to = owner.get(peer);
                 events.add(() -> to.gossip.linkClosed(peer, now));
             }
+        }
+
+        @Override
+        public long queuedBytes(BusLink link) {
+            return link.handle == null ? 0 : queuedBytes;
         }
 
         /** The process dies: every link of it drops at both ends. */

@@ -135,6 +135,12 @@ public final class ReferenceRedis implements AutoCloseable {
         return dir;
     }
 
+    /** Ends the server at once with SIGKILL (no shutdown, no save), as a crash; {@link #close} still cleans up. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() {
         process.destroy();

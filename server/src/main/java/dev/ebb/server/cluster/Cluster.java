@@ -115,9 +115,10 @@ public final class Cluster implements BusTransport, ClusterBus.Sink {
 
     /** Saves nodes.conf if anything Redis saves has changed (Redis's clusterBeforeSleep). */
     public void saveIfNeeded() {
-        if (state.takeSaveRequest()) {
+        int due = state.takeSaveRequest();
+        if (due != ClusterState.SAVE_NONE) {
             try {
-                save();
+                NodesConf.save(state, file, due == ClusterState.SAVE_FSYNC);
             } catch (IOException e) {
                 LOG.warn("Could not save the cluster configuration {}: {}", file, e.toString());
             }
@@ -126,7 +127,7 @@ public final class Cluster implements BusTransport, ClusterBus.Sink {
 
     /** CLUSTER SAVECONFIG. */
     public void save() throws IOException {
-        NodesConf.save(state, file);
+        NodesConf.save(state, file, true);
     }
 
     /** Closes the bus. Any thread. */

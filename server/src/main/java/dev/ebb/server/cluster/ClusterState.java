@@ -22,12 +22,18 @@ import java.util.SplittableRandom;
  * owner that is not FAIL and a majority of the masters that own slots is reachable. Unlike Redis, a
  * restarted master does not wait the 2 s "rejoin" delay before turning ok.
  *
- * <p>Changes that Redis saves to nodes.conf set {@link #todoSave}; the owner saves once per batch of
- * messages or command, as Redis's clusterBeforeSleep. Command loop thread only.
+ * <p>Changes that Redis saves to nodes.conf set {@link #todoSave} (saved with an fsync, Redis's
+ * CLUSTER_TODO_FSYNC_CONFIG) or, for CLUSTER SETSLOT's own changes, {@link #todoSaveNoFsync} (Redis
+ * saves those without one); the owner saves once per batch of messages or command, as Redis's
+ * clusterBeforeSleep. Command loop thread only.
  */
 public final class ClusterState {
     public static final int OK = 0;
     public static final int FAIL = 1;
+    /** {@link #takeSaveRequest} answers: nothing to save, save, save and fsync. */
+    public static final int SAVE_NONE = 0;
+    public static final int SAVE = 1;
+    public static final int SAVE_FSYNC = 2;
     /** Seconds a forgotten node may not be re-added (CLUSTER_BLACKLIST_TTL). */
     static final long BLACKLIST_TTL_SECONDS = 60;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterState.class);
@@ -50,6 +56,7 @@ public final class ClusterState {
     /** Links freed for queueing more than {@link #linkSendBufferLimit} (Redis's stat of that name). */
     long linksBufferLimitExceeded;
     boolean todoSave;
+    boolean todoSaveNoFsync;
     /** Slot-keyed data the state needs to see: keys counted and deleted per slot. */
     SlotKeys keys = SlotKeys.NONE;
 
@@ -244,10 +251,11 @@ public final class ClusterState {
         return allowPubsubshardWhenDown;
     }
 
-    /** Whether a save is due, clearing the flag. */
-    public boolean takeSaveRequest() {
-        boolean due = todoSave;
+    /** The save due ({@link #SAVE_NONE}, {@link #SAVE} or {@link #SAVE_FSYNC}), clearing the request. */
+    public int takeSaveRequest() {
+        int due = todoSave ? SAVE_FSYNC : todoSaveNoFsync ? SAVE : SAVE_NONE;
         todoSave = false;
+        todoSaveNoFsync = false;
         return due;
     }
 
@@ -300,18 +308,18 @@ public final class ClusterState {
 
     public void setMigrating(int slot, ClusterNode to) {
         migratingTo[slot] = to;
-        todoSave = true;
+        todoSaveNoFsync = true;
     }
 
     public void setImporting(int slot, ClusterNode from) {
         importingFrom[slot] = from;
-        todoSave = true;
+        todoSaveNoFsync = true;
     }
 
     public void setStable(int slot) {
         migratingTo[slot] = null;
         importingFrom[slot] = null;
-        todoSave = true;
+        todoSaveNoFsync = true;
     }
 
     /**
@@ -326,7 +334,7 @@ public final class ClusterState {
         }
         delSlot(slot);
         addSlot(n, slot);
-        todoSave = true;
+        todoSaveNoFsync = true;
         if (n == myself && importingFrom[slot] != null) {
             bumpEpochWithoutConsensus();
             importingFrom[slot] = null;

@@ -80,13 +80,15 @@ public final class NodesConf {
         return sb.toString();
     }
 
-    /** Writes the file atomically (temp file, fsync, rename). */
-    public static void save(ClusterState cs, Path file) throws IOException {
+    /** Writes the file atomically (temp file, {@code fsync} or not, rename). */
+    public static void save(ClusterState cs, Path file, boolean fsync) throws IOException {
         Path tmp = file.resolveSibling("temp-" + file.getFileName() + "-" + ProcessHandle.current().pid());
         try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.StandardOpenOption.WRITE)) {
             ch.write(java.nio.ByteBuffer.wrap(render(cs).getBytes(StandardCharsets.UTF_8)));
-            ch.force(true);
+            if (fsync) {
+                ch.force(true);
+            }
         }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }

@@ -84,6 +84,12 @@ class ClusterFailoverPauseTest {
     @Test
     @Order(2)
     void clientUnpauseShouldNotLiftTheManualFailoversPause() throws Exception {
+        // R ignores MFSTART from a node it does not yet know as its replica (as Redis does): wait for
+        // R's own view, not only A's, or on a busy machine PUBLISH is never held.
+        String aId = id(A);
+        String rId = id(R);
+        ClusterNodes.await("R to see A as its replica", 120, () -> ClusterNodes.call(ports[R], "CLUSTER", "NODES")
+                .lines().anyMatch(l -> l.startsWith(aId + " ") && l.contains(" slave " + rId + " ")));
         nodes[1].close();
         nodes[1] = null;
         nodes[2].close();

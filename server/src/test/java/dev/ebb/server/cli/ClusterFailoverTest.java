@@ -11,10 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,10 +25,11 @@ import redis.clients.jedis.JedisCluster;
 /**
  * Six Ebb nodes started in-process become three primaries with one replica each through
  * {@code redis-cli --cluster create --cluster-replicas 1}; replicas serve READONLY reads; a primary
- * is stopped while JedisCluster writes, its replica wins the election and JedisCluster goes on
- * (acknowledged writes lost are reported; writes confirmed by WAIT are all kept); the old primary
- * comes back as a replica of the new owner; CLUSTER FAILOVER gives it its slots back without losing a
- * write. {@code redis-cli --cluster check} is clean after each step. The steps share one cluster.
+ * is stopped while JedisCluster and Lettuce write ({@link ClusterLoad}), its replica wins the election
+ * and both clients go on (acknowledged writes lost are reported; writes confirmed by WAIT are all
+ * kept); the old primary comes back as a replica of the new owner; CLUSTER FAILOVER gives it its
+ * slots back without losing a write. {@code redis-cli --cluster check} is clean after each step.
+ * The steps share one cluster.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailoverTest {
@@ -251,7 +248,7 @@ class ClusterFailoverTest {
 
     @Test
     @Order(3)
-    void aStoppedPrimaryShouldBeReplacedByItsReplicaWhileJedisClusterWrites() throws Exception {
+    void aStoppedPrimaryShouldBeReplacedByItsReplicaWhileJedisClusterAndLettuceWrite() throws Exception {
         String slot0Owner = null;
         for (String line : ClusterNodes.call(ports[0], "CLUSTER", "NODES").split("\n")) {
             String[] f = line.split(" ");
@@ -276,62 +273,34 @@ class ClusterFailoverTest {
             }
             assertEquals(1, j.waitReplicas(1, 10_000));
         }
-        Map<String, String> acknowledged = new ConcurrentHashMap<>();
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong errors = new AtomicLong();
-        AtomicLong writesAfterFailover = new AtomicLong();
-        AtomicBoolean failedOver = new AtomicBoolean();
-        Thread writer = new Thread(() -> {
-            try (JedisCluster jc = new JedisCluster(new HostAndPort("127.0.0.1", ports[heir]), 2000, 2000, 5,
-                    new org.apache.commons.pool2.impl.GenericObjectPoolConfig<>())) {
-                for (int i = 0; !stop.get(); i++) {
-                    String key = "load:" + i;
-                    try {
-                        jc.set(key, key);
-                        acknowledged.put(key, key);
-                        if (failedOver.get()) {
-                            writesAfterFailover.incrementAndGet();
-                        }
-                    } catch (RuntimeException e) {
-                        errors.incrementAndGet();
-                        Thread.sleep(100);
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "failover-writer");
-        writer.start();
-        ClusterNodes.await("some writes before the failover", 60, () -> acknowledged.size() > 200);
+        ClusterLoad.Record record = new ClusterLoad.Record();
+        ClusterLoad load = ClusterLoad.start(ports, record);
+        long tookMs;
+        String clients;
+        try {
+            load.awaitProgress("before the failover", new long[] {0, 0}, 200);
+            long stoppedAt = System.nanoTime();
+            nodes[victim].close();
+            nodes[victim] = null;
+            int heirPort = ports[heir];
+            ClusterNodes.await("the replica to take the slots", 120,
+                    () -> ClusterNodes.call(heirPort, "CLUSTER", "NODES").contains("myself,master"));
+            tookMs = (System.nanoTime() - stoppedAt) / 1_000_000;
+            load.awaitProgress("after the failover", load.progress(), 200);
+            clients = load.writers().toString();
+        } finally {
+            load.close();
+        }
 
-        long stoppedAt = System.nanoTime();
-        nodes[victim].close();
-        nodes[victim] = null;
-        int heirPort = ports[heir];
-        ClusterNodes.await("the replica to take the slots", 120,
-                () -> ClusterNodes.call(heirPort, "CLUSTER", "NODES").contains("myself,master"));
-        long tookMs = (System.nanoTime() - stoppedAt) / 1_000_000;
-        failedOver.set(true);
-        ClusterNodes.await("JedisCluster to write again after the failover", 120,
-                () -> writesAfterFailover.get() > 200);
-        stop.set(true);
-        writer.join(60_000);
-
-        long lost = 0;
+        List<String> lost = record.lost(ports[heir]);
         try (JedisCluster jc = new JedisCluster(new HostAndPort("127.0.0.1", ports[heir]))) {
-            for (String key : acknowledged.keySet()) {
-                if (!key.equals(jc.get(key))) {
-                    lost++;
-                }
-            }
             for (String key : waited) {
                 assertEquals(key, jc.get(key), "a write confirmed by WAIT was lost");
             }
         }
-        System.out.printf("failover: replica took the slots %d ms after the primary stopped; %d acknowledged writes,"
-                + " %d lost (asynchronous replication), %d client errors during the failover%n", tookMs,
-                acknowledged.size(), lost, errors.get());
-        assertTrue(lost < acknowledged.size() / 10, lost + " of " + acknowledged.size() + " writes lost");
+        System.out.printf("failover: replica took the slots %d ms after the primary stopped; %d keys written, %d lost"
+                + " (asynchronous replication); %s%n", tookMs, record.keys(), lost.size(), clients);
+        assertTrue(lost.size() < record.keys() / 10, lost.size() + " of " + record.keys() + " writes lost");
         awaitHealthyWithout(victim);
         RedisCli.Result check = cli.runWithInput(null, SLOW, "--cluster", "check", addr(heir));
         assertTrue(check.stdout().contains("[OK] All 16384 slots covered."), check::describe);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.ebb.server.EbbServer;
+import dev.ebb.server.Main;
 import dev.ebb.server.config.ConfigException;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.differential.ReferenceRedis;
@@ -13,13 +14,15 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Assumptions;
 import redis.clients.jedis.Jedis;
 
 /**
- * Helpers of the multi-node cluster tests: free ports, Ebb nodes started in-process, reference
- * redis-server nodes, waiting, and the checks they share.
+ * Helpers of the multi-node cluster tests: free ports, Ebb nodes started in-process or in child
+ * JVMs, reference redis-server nodes, waiting, and the checks they share.
  */
 final class ClusterNodes {
     /** How long a {@code redis-cli --cluster} run may take on a busy machine. */
@@ -200,6 +203,41 @@ final class ClusterNodes {
             }
         }
         return null;
+    }
+
+    /**
+     * An Ebb cluster node in a JVM of its own (so a test can SIGKILL it) on {@code port}, keeping
+     * nodes.conf and its log {@code ebb.log} in {@code dir}; returns once it answers PING.
+     * {@code EBB_RELAUNCH=no}: the child is the server itself, not a supervisor of another JVM;
+     * {@code EBB_SUPERVISOR_PID} names this JVM, so the node exits if the test JVM dies without
+     * stopping it.
+     */
+    static Process startEbbProcess(int port, Path dir, long nodeTimeout) throws InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                Main.class.getName(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--cluster-enabled", "yes", "--cluster-node-timeout", Long.toString(nodeTimeout),
+                "--dir", dir.toString(), "--save", "", "--appendonly", "no"));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("ebb.log").toFile()));
+        builder.environment().put("EBB_RELAUNCH", "no");
+        builder.environment().put("EBB_SUPERVISOR_PID", Long.toString(ProcessHandle.current().pid()));
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("could not start " + command, e);
+        }
+        await("Ebb on port " + port + " to answer PING", 120, () -> {
+            if (!process.isAlive()) {
+                return fail("Ebb on port " + port + " exited with " + process.exitValue() + "; see " + dir
+                        + "/ebb.log");
+            }
+            return "PONG".equals(call(port, "PING"));
+        });
+        return process;
     }
 
     /** Waits up to {@code seconds} for {@code condition}; fails with {@code what} otherwise. */

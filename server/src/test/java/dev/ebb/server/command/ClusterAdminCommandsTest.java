@@ -176,6 +176,26 @@ class ClusterAdminCommandsTest {
     }
 
     @Test
+    void setslotShouldBeInNodesConfWhenItReplies() throws IOException {
+        try (RespTestSocket s = new RespTestSocket(ebb)) {
+            String id = myid(s);
+            Path conf = ebb.server().config().dir().resolve("nodes.conf");
+            s.call("CLUSTER", "ADDSLOTS", "5");
+
+            assertEquals("+OK\r\n", s.call("CLUSTER", "SETSLOT", "5", "MIGRATING", id));
+            assertTrue(Files.readString(conf).contains(" 5 [5->-" + id + "]\n"), Files.readString(conf));
+            assertEquals("+OK\r\n", s.call("CLUSTER", "SETSLOT", "5", "STABLE"));
+            assertTrue(Files.readString(conf).contains(" 5\n"), Files.readString(conf));
+            assertEquals("+OK\r\n", s.call("CLUSTER", "SETSLOT", "6", "IMPORTING", id));
+            assertTrue(Files.readString(conf).contains(" 5 [6-<-" + id + "]\n"), Files.readString(conf));
+            assertEquals("+OK\r\n", s.call("CLUSTER", "SETSLOT", "6", "NODE", id));
+            String text = Files.readString(conf);
+            assertTrue(text.contains(" 5-6\n"), text);
+            assertTrue(text.endsWith("vars currentEpoch 1 lastVoteEpoch 0\n"), text);
+        }
+    }
+
+    @Test
     void resetShouldBeRefusedWhileThePrimaryHoldsKeys() throws IOException {
         try (RespTestSocket s = new RespTestSocket(ebb)) {
             s.call("CLUSTER", "ADDSLOTSRANGE", "0", "16383");

@@ -13,7 +13,6 @@ import dev.ebb.server.config.ServerCli;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.config.ServerVersion;
 import dev.ebb.server.config.StartupRequest;
-import dev.ebb.storage.expiry.ExpiryWarmUp;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -36,8 +35,6 @@ import org.slf4j.LoggerFactory;
  * follows maxmemory, this one only supervising it ({@link JvmRelaunch}).
  */
 public final class Main {
-    private static final int WARM_UP_ROUNDS = 8;
-
     private Main() {
     }
 
@@ -89,7 +86,6 @@ public final class Main {
                 Server.REDIS_VERSION, server.port(), pid,
                 config.configFile().map(Path::toString).orElse("none (defaults)"));
         signals.attach(server);
-        warmUpExpiry(log);
         AtomicBoolean finished = new AtomicBoolean();
         // Exits that bypass SHUTDOWN and the signal handlers (SIGHUP, a handler the JVM would not give up).
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -99,21 +95,6 @@ public final class Main {
         server.awaitTermination();
         finish(config, log, finished);
         System.exit(server.exitCode());
-    }
-
-    /**
-     * Compiles the expiry paths before the first expiry storm ({@link ExpiryWarmUp}) on a daemon thread of
-     * its own, over a private database: about a second of one core's time, once, while the server serves.
-     */
-    private static void warmUpExpiry(Logger log) {
-        Thread warmUp = new Thread(() -> {
-            long start = System.nanoTime();
-            long expired = ExpiryWarmUp.run(WARM_UP_ROUNDS);
-            log.debug("Expiry warm-up: {} keys and fields expired in {} ms", expired,
-                    (System.nanoTime() - start) / 1_000_000);
-        }, "ebb-expiry-warm-up");
-        warmUp.setDaemon(true);
-        warmUp.start();
     }
 
     /** Runs the server in a child JVM sized from maxmemory ({@link JvmRelaunch}) and exits with its exit code. */

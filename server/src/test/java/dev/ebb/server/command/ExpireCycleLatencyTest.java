@@ -37,10 +37,12 @@ class ExpireCycleLatencyTest {
                 p.set("k:" + i, "v", SetParams.setParams().px(1000));
             }
             p.sync();
-            j.configSet("latency-monitor-threshold", "5");
+            j.configSet("latency-monitor-threshold", "1");
 
-            // Deleting 200,000 keys runs slow cycles to their 25 ms budget, in slices of 250 µs
-            // with I/O between them: the event is a cycle's time, not one slice's.
+            // Deleting 200,000 keys takes 0.3-0.4 s of cycles, slow ones in slices of 250 µs with
+            // I/O between them: the event is a cycle's time, not one slice's. How the work splits
+            // into slow and fast cycles depends on when the cron ticks, so the threshold is 1 ms
+            // (the longest cycle took 5 to 26 ms in three runs).
             ebb.advanceClock(2000);
             long deadline = System.nanoTime() + 60_000_000_000L;
             while (j.dbSize() > 0 && System.nanoTime() < deadline) {
@@ -48,7 +50,7 @@ class ExpireCycleLatencyTest {
             }
 
             assertEquals(0, j.dbSize());
-            assertTrue(maxLatency(j) >= 5, "ms: " + maxLatency(j));
+            assertTrue(maxLatency(j) >= 1, "ms: " + maxLatency(j));
         }
     }
 }

@@ -107,11 +107,6 @@ public final class Persistence {
         return loop;
     }
 
-    /** INFO's {@code total_commands_processed}, for the snapshot walk to tell a busy loop from an idle one. */
-    long commandsProcessed() {
-        return server.stats().totalCommandsProcessed();
-    }
-
     // ---------------------------------------------------------------- changes
 
     /** Writes since the last successful save ({@code rdb_changes_since_last_save}). */

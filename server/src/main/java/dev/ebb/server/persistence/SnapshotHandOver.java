@@ -39,11 +39,7 @@ import java.util.function.Consumer;
  * {@code rdb_last_cow_size}, {@code aof_last_cow_size}).
  *
  * <p><b>Slices.</b> Each slice walks for about {@link #SLICE_NANOS} and then lets I/O and commands run (a
- * zero-delay task, as the expire cycle does), so a command waits behind at most one slice. While clients
- * keep the loop busy (commands ran since the previous slice) the next slice waits three times as long as
- * this one took, so the walk takes at most {@link #BUSY_SHARE_PERCENT}% of the loop: a 10M-key BGSAVE
- * under a 50-client GET load took 43% of it back to back, which cut the throughput by a third and
- * raised GET's p99 from 1.4 to 5 ms. An idle loop walks back to back.
+ * zero-delay task, as the expire cycle does), so a command waits behind at most one slice.
  *
  * <p><b>Writer thread.</b> Lowers its own priority ({@link WriterPriority}), opens the output, writes each
  * key (pausing {@code rdb-key-save-delay} per key, Redis's test knob), finishes it, and reports the result
@@ -53,7 +49,6 @@ import java.util.function.Consumer;
 final class SnapshotHandOver implements Runnable {
     static final long MAX_IN_FLIGHT_BYTES = 8L << 20;
     static final long SLICE_NANOS = 300_000;
-    static final int BUSY_SHARE_PERCENT = 25;
     private static final int SLICE_POSITIONS = 256;
     private static final int BATCH_KEYS = 512;
     private static final Object END = new Object();
@@ -180,8 +175,6 @@ final class SnapshotHandOver implements Runnable {
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
     private volatile boolean stopped;
     private boolean endQueued;
-    /** {@link Persistence#commandsProcessed} when the previous slice ended. */
-    private long commandsAfterSlice = -1;
     private long peakInFlightBytes;
     private Batch batch = new Batch();
     private Thread thread;
@@ -369,16 +362,10 @@ final class SnapshotHandOver implements Runnable {
             snapshot.advance(SLICE_POSITIONS);
         }
         flushBatch();
-        long commands = owner.commandsProcessed();
-        boolean busy = commandsAfterSlice >= 0 && commands != commandsAfterSlice;
-        commandsAfterSlice = commands;
         if (snapshot.isComplete()) {
             queueEnd();
         } else if (inFlightBytes.get() >= MAX_IN_FLIGHT_BYTES) {
             loop.schedule(slice, 1, TimeUnit.MILLISECONDS);
-        } else if (busy) {
-            long took = System.nanoTime() - start;
-            loop.schedule(slice, took * (100 - BUSY_SHARE_PERCENT) / BUSY_SHARE_PERCENT, TimeUnit.NANOSECONDS);
         } else {
             // Not execute(): a zero-delay scheduled task runs after the I/O that arrived meanwhile.
             loop.schedule(slice, 0, TimeUnit.NANOSECONDS);

@@ -73,6 +73,7 @@ final class Cron {
         ClientEviction.enforce(server);
         server.memoryGuard().cron();
         server.blockingKeys().expireTimeouts(nowMs);
+        server.migrateSockets().closeIdle(nowMs);
         server.aof().cron();
         server.persistence().cron(nowMs);
         server.replicationPrimary().cron(nowMs);

@@ -362,6 +362,7 @@ public final class EbbServer implements AutoCloseable {
             loop.server().cluster().shutdown();
         }
         loop.run(() -> loop.server().primaryLink().stop());
+        loop.run(() -> loop.server().migrateSockets().closeAll());
         stopAof();
         ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         if (separateLoop != null) {

@@ -7,6 +7,7 @@ import dev.ebb.server.cluster.HashSlots;
 import dev.ebb.server.command.CommandFlags;
 import dev.ebb.server.command.CommandSpec;
 import dev.ebb.server.command.CommandTable;
+import dev.ebb.server.command.MigrateSockets;
 import dev.ebb.server.command.Errors;
 import dev.ebb.server.command.LazyFree;
 import dev.ebb.server.command.PubSubCommands;
@@ -80,6 +81,7 @@ public final class Server {
     private final KeyWatches watches;
     private final ClientTracking tracking;
     private final ClientPause pause = new ClientPause(this);
+    private final MigrateSockets migrateSockets = new MigrateSockets();
     /** The client whose outermost command is running (Redis's current_client), or null. */
     private Client caller;
     private final Propagation propagation = new Propagation();
@@ -548,6 +550,11 @@ public final class Server {
     /** CLIENT PAUSE state. */
     public ClientPause pause() {
         return pause;
+    }
+
+    /** MIGRATE's cached connections to its targets. */
+    public MigrateSockets migrateSockets() {
+        return migrateSockets;
     }
 
     /** The client whose command is running, or null (cron work, between commands). */

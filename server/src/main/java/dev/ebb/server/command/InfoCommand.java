@@ -354,7 +354,7 @@ public final class InfoCommand {
         field(out, "pubsubshard_channels", s.pubsub().shardChannelCount());
         field(out, "latest_fork_usec", 0);
         field(out, "total_forks", 0);
-        field(out, "migrate_cached_sockets", 0);
+        field(out, "migrate_cached_sockets", s.migrateSockets().size());
         field(out, "slave_expires_tracked_keys", 0);
         field(out, "active_defrag_hits", 0);
         field(out, "active_defrag_misses", 0);

@@ -8,13 +8,11 @@ import dev.ebb.server.Client;
 import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.pubsub.Notifications;
 import dev.ebb.storage.Database;
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,9 +31,10 @@ import java.util.List;
  *
  * <p><b>Blocking, as in Redis.</b> The socket work is synchronous on the command loop, bounded by
  * the timeout (milliseconds; 0 or less means 1000) for the connection and for each reply, exactly
- * as Redis blocks its event loop for a MIGRATE. Ebb opens a fresh connection per MIGRATE instead of
- * Redis's cache of sockets (kept 10 seconds), so it always sends SELECT and never retries on a stale
- * cached socket; INFO's {@code migrate_cached_sockets} stays 0.
+ * as Redis blocks its event loop for a MIGRATE. Connections are kept between calls as Redis keeps
+ * them ({@link MigrateSockets}): SELECT is sent only when the connection last selected another
+ * database, and a cached connection that fails before any key was restored (the target closed it)
+ * is dropped and the call retried once on a new one, unless the failure was a timeout.
  */
 final class MigrateCommand {
     private static final int MIN_ARITY = 6;
@@ -136,12 +135,14 @@ final class MigrateCommand {
             c.reply().simple("NOKEY");
             return;
         }
-        Request request = new Request();
+        byte[] auth = null;
         if (password != null) {
-            request.command(username != null ? new byte[][] {ascii("AUTH"), username, password}
+            Request authRequest = new Request();
+            authRequest.command(username != null ? new byte[][] {ascii("AUTH"), username, password}
                     : new byte[][] {ascii("AUTH"), password});
+            auth = authRequest.bytes();
         }
-        request.command(ascii("SELECT"), ascii(Long.toString(dbid)));
+        Request request = new Request();
         byte[] restore = ascii(c.server().clusterEnabled() ? "RESTORE-ASKING" : "RESTORE");
         List<byte[]> sent = new ArrayList<>();
         for (int j = 0; j < keys.size(); j++) {
@@ -160,12 +161,15 @@ final class MigrateCommand {
             }
             sent.add(key);
         }
-        exchange(c, argv, request, password != null, sent, copy, (int) Math.min(timeout, Integer.MAX_VALUE));
+        exchange(c, argv, auth, dbid, request, sent, copy, (int) Math.min(timeout, Integer.MAX_VALUE));
     }
 
-    /** Sends the request, reads the replies, deletes what the target took unless COPY, and replies. */
-    private static void exchange(Client c, byte[][] argv, Request request, boolean auth, List<byte[]> keys,
-            boolean copy, int timeoutMs) {
+    /**
+     * Sends AUTH (when given), SELECT (when the connection has another database selected) and the
+     * RESTOREs, reads the replies, deletes what the target took unless COPY, and replies.
+     */
+    private static void exchange(Client c, byte[][] argv, byte[] auth, long dbid, Request restores,
+            List<byte[]> keys, boolean copy, int timeoutMs) {
         String host = new String(argv[1], StandardCharsets.UTF_8);
         int port;
         try {
@@ -173,82 +177,124 @@ final class MigrateCommand {
         } catch (NumberFormatException e) {
             port = -1;
         }
-        try (Socket socket = new Socket()) {
+        MigrateSockets sockets = c.server().migrateSockets();
+        boolean mayRetry = true;
+        while (true) {
+            MigrateSockets.Target target;
             try {
                 if (port < 0 || port > 65535) {
                     throw new IOException("bad port");
                 }
-                socket.connect(new InetSocketAddress(host, port), timeoutMs);
-                socket.setSoTimeout(timeoutMs);
-                socket.setTcpNoDelay(true);
+                target = sockets.get(host, port, timeoutMs, c.server().nowMs());
             } catch (IOException | IllegalArgumentException e) {
                 c.reply().error(Errors.MIGRATE_CONNECT);
                 return;
             }
-            OutputStream out = socket.getOutputStream();
+            boolean select = target.selectedDb != dbid;
             try {
-                out.write(request.bytes());
-                out.flush();
+                if (auth != null) {
+                    target.out.write(auth);
+                }
+                if (select) {
+                    Request selectRequest = new Request();
+                    selectRequest.command(ascii("SELECT"), ascii(Long.toString(dbid)));
+                    target.out.write(selectRequest.bytes());
+                }
+                target.out.write(restores.bytes());
+                target.out.flush();
             } catch (IOException e) {
+                sockets.discard(target);
+                if (mayRetry && !(e instanceof SocketTimeoutException)) {
+                    mayRetry = false;
+                    continue;
+                }
                 c.reply().error(Errors.MIGRATE_WRITING);
                 return;
             }
-            InputStream in = new BufferedInputStream(socket.getInputStream());
-            String authReply = auth ? readLine(in) : "";
-            String selectReply = authReply == null ? null : readLine(in);
-            if (authReply == null || selectReply == null) {
+            String authReply;
+            String selectReply;
+            try {
+                authReply = auth != null ? readLine(target.in) : "";
+                selectReply = select ? readLine(target.in) : "+OK";
+            } catch (IOException e) {
+                sockets.discard(target);
+                if (mayRetry && !(e instanceof SocketTimeoutException)) {
+                    mayRetry = false;
+                    continue;
+                }
                 c.reply().error(Errors.MIGRATE_READING);
                 return;
             }
-            String targetError = null;
-            boolean socketError = false;
-            Database db = c.db();
-            for (byte[] key : keys) {
-                String reply = readLine(in);
-                if (reply == null) {
-                    socketError = true;
-                    break;
-                }
-                if (authReply.startsWith("-") || selectReply.startsWith("-") || reply.startsWith("-")) {
-                    if (targetError == null) {
-                        String err = authReply.startsWith("-") ? authReply : selectReply.startsWith("-") ? selectReply : reply;
-                        targetError = "ERR Target instance replied with error: " + err.substring(1);
-                    }
-                } else if (!copy) {
-                    db.delete(key);
-                    Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
-                }
+            target.selectedDb = selectReply.startsWith("-") ? -1 : dbid;
+            boolean retry = finish(c, keys, copy, authReply, selectReply, sockets, target, mayRetry);
+            if (!retry) {
+                return;
             }
-            if (targetError != null) {
-                c.reply().error(targetError);
-            } else if (socketError) {
-                c.reply().error(Errors.MIGRATE_READING);
-            } else {
-                c.reply().ok();
-            }
-        } catch (IOException e) {
-            c.reply().error(Errors.MIGRATE_READING);
+            mayRetry = false;
         }
     }
 
-    /** One reply line without its CRLF, or null on a socket error or timeout. */
-    private static String readLine(InputStream in) {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        try {
-            while (true) {
-                int b = in.read();
-                if (b < 0) {
-                    return null;
+    /**
+     * Reads a RESTORE reply per key, deletes what the target took unless COPY, and replies; or, when the
+     * connection failed (not by timeout) before the first reply and {@code mayRetry}, replies nothing and
+     * returns true for the caller to retry on a new connection, as Redis does.
+     */
+    private static boolean finish(Client c, List<byte[]> keys, boolean copy, String authReply, String selectReply,
+            MigrateSockets sockets, MigrateSockets.Target target, boolean mayRetry) {
+        String targetError = null;
+        boolean socketError = false;
+        Database db = c.db();
+        boolean first = true;
+        for (byte[] key : keys) {
+            String reply;
+            try {
+                reply = readLine(target.in);
+            } catch (IOException e) {
+                if (first && mayRetry && !(e instanceof SocketTimeoutException)) {
+                    sockets.discard(target);
+                    return true;
                 }
-                if (b == '\n') {
-                    byte[] bytes = line.toByteArray();
-                    int len = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
-                    return new String(bytes, 0, len, StandardCharsets.UTF_8);
-                }
-                line.write(b);
+                socketError = true;
+                break;
             }
-        } catch (IOException e) {
-            return null;
+            first = false;
+            if (authReply.startsWith("-") || selectReply.startsWith("-") || reply.startsWith("-")) {
+                if (targetError == null) {
+                    String err = authReply.startsWith("-") ? authReply : selectReply.startsWith("-") ? selectReply : reply;
+                    targetError = "ERR Target instance replied with error: " + err.substring(1);
+                }
+            } else if (!copy) {
+                db.delete(key);
+                Notifications.notify(c, NotifyKeyspaceEvents.GENERIC, "del", key);
+            }
+        }
+        if (socketError) {
+            sockets.discard(target);
+        }
+        if (targetError != null) {
+            c.reply().error(targetError);
+        } else if (socketError) {
+            c.reply().error(Errors.MIGRATE_READING);
+        } else {
+            c.reply().ok();
+        }
+        return false;
+    }
+
+    /** One reply line without its CRLF; EOFException when the target closed the connection. */
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                throw new EOFException("target closed the connection");
+            }
+            if (b == '\n') {
+                byte[] bytes = line.toByteArray();
+                int len = bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? bytes.length - 1 : bytes.length;
+                return new String(bytes, 0, len, StandardCharsets.UTF_8);
+            }
+            line.write(b);
         }
     }
 

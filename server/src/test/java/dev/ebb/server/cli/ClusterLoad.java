@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.ClusterPipeline;
 import redis.clients.jedis.HostAndPort;
@@ -50,11 +52,15 @@ final class ClusterLoad implements AutoCloseable {
     private final RedisClusterClient lettuce;
     private final StatefulRedisClusterConnection<String, String> lettuceConnection;
 
-    /** One client's view of the cluster. */
-    private interface Kv {
-        void set(String key, String value);
+    /** One client's view of the cluster: how it writes a key and reads it back. */
+    private record Kv(BiConsumer<String, String> writes, UnaryOperator<String> reads) {
+        void set(String key, String value) {
+            writes.accept(key, value);
+        }
 
-        String get(String key);
+        String get(String key) {
+            return reads.apply(key);
+        }
     }
 
     /** What the loads wrote, kept across loads: what a key must hold once they stopped. */
@@ -139,28 +145,8 @@ final class ClusterLoad implements AutoCloseable {
                 .build());
         lettuceConnection = lettuce.connect();
         RedisAdvancedClusterCommands<String, String> sync = lettuceConnection.sync();
-        writers.add(writer("jedis", new Kv() {
-            @Override
-            public void set(String key, String value) {
-                jedis.set(key, value);
-            }
-
-            @Override
-            public String get(String key) {
-                return jedis.get(key);
-            }
-        }));
-        writers.add(writer("lettuce", new Kv() {
-            @Override
-            public void set(String key, String value) {
-                sync.set(key, value);
-            }
-
-            @Override
-            public String get(String key) {
-                return sync.get(key);
-            }
-        }));
+        writers.add(writer("jedis", new Kv(jedis::set, jedis::get)));
+        writers.add(writer("lettuce", new Kv(sync::set, sync::get)));
     }
 
     /** Starts both client threads against the cluster reachable through {@code seeds}, writing to {@code record}. */

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -44,27 +41,17 @@ class ClusterCreateTest {
 
     @BeforeAll
     static void startNodes() throws IOException {
-        Assumptions.assumeTrue(new File("/usr/bin/redis-cli").canExecute() || System.getenv("REDIS_CLI") != null,
-                "redis-cli is not installed (apt-get install redis-tools): skipping the cluster create test");
-        for (int i = 0; i < 3; i++) {
-            ports[i] = ClusterNodes.freePortWithBusPort();
-            dirs[i] = Files.createTempDirectory("ebb-cluster-" + i + "-");
-            nodes[i] = ClusterNodes.startEbb(ports[i], dirs[i], NODE_TIMEOUT);
-        }
+        ClusterNodes.startForCli(nodes, ports, dirs, "ebb-cluster", NODE_TIMEOUT, "cluster create test");
         cli = RedisCli.against(ports[0]);
     }
 
     @AfterAll
     static void stopNodes() {
-        for (EbbServer n : nodes) {
-            if (n != null) {
-                n.close();
-            }
-        }
+        ClusterNodes.closeAll(nodes);
     }
 
     private static String addr(int i) {
-        return "127.0.0.1:" + ports[i];
+        return ClusterNodes.addr(ports[i]);
     }
 
     private static RedisCli.Result check() {

@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ebb.server.EbbServer;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -47,27 +44,17 @@ class ClusterFailoverTest {
 
     @BeforeAll
     static void startNodes() throws IOException {
-        Assumptions.assumeTrue(new File("/usr/bin/redis-cli").canExecute() || System.getenv("REDIS_CLI") != null,
-                "redis-cli is not installed (apt-get install redis-tools): skipping the cluster failover test");
-        for (int i = 0; i < NODES; i++) {
-            ports[i] = ClusterNodes.freePortWithBusPort();
-            dirs[i] = Files.createTempDirectory("ebb-failover-" + i + "-");
-            nodes[i] = ClusterNodes.startEbb(ports[i], dirs[i], NODE_TIMEOUT);
-        }
+        ClusterNodes.startForCli(nodes, ports, dirs, "ebb-failover", NODE_TIMEOUT, "cluster failover test");
         cli = RedisCli.against(ports[0]);
     }
 
     @AfterAll
     static void stopNodes() {
-        for (EbbServer n : nodes) {
-            if (n != null) {
-                n.close();
-            }
-        }
+        ClusterNodes.closeAll(nodes);
     }
 
     private static String addr(int i) {
-        return "127.0.0.1:" + ports[i];
+        return ClusterNodes.addr(ports[i]);
     }
 
     private static int live() {

@@ -9,6 +9,7 @@ import dev.ebb.server.Main;
 import dev.ebb.server.config.ConfigException;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.differential.ReferenceRedis;
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -127,13 +128,18 @@ final class ClusterNodes {
         return new int[] {primary, replica};
     }
 
+    /** Skips the test (naming it {@code test}) when redis-cli is not installed. */
+    static void requireRedisCli(String test) {
+        Assumptions.assumeTrue(new File("/usr/bin/redis-cli").canExecute() || System.getenv("REDIS_CLI") != null,
+                "redis-cli is not installed (apt-get install redis-tools): skipping the " + test);
+    }
+
     /**
      * A reference redis-server 7.2.4 cluster node with a free bus port and {@code nodeTimeout}; skips
      * the test (with the reason) where redis-cli or the reference binary cannot run.
      */
     static ReferenceRedis startRedisOrSkip(long nodeTimeout) throws IOException {
-        Assumptions.assumeTrue(new java.io.File("/usr/bin/redis-cli").canExecute() || System.getenv("REDIS_CLI") != null,
-                "redis-cli is not installed (apt-get install redis-tools): skipping the mixed cluster test");
+        requireRedisCli("mixed cluster test");
         int bus;
         try (ServerSocket s = new ServerSocket(0)) {
             bus = s.getLocalPort();
@@ -142,6 +148,21 @@ final class ClusterNodes {
                 String.valueOf(bus), "--cluster-node-timeout", String.valueOf(nodeTimeout));
         Assumptions.assumeTrue(redis != null, () -> "reference redis-server cannot run: " + ReferenceRedis.unavailableReason);
         return redis;
+    }
+
+    /**
+     * In-process Ebb nodes for a {@code redis-cli --cluster} test, one per slot of {@code nodes}, on free
+     * ports (with free bus ports) and temporary dirs named {@code prefix}-i-; skips the test (naming it
+     * {@code test}) when redis-cli is not installed.
+     */
+    static void startForCli(EbbServer[] nodes, int[] ports, Path[] dirs, String prefix, long nodeTimeout,
+            String test) throws IOException {
+        requireRedisCli(test);
+        for (int i = 0; i < nodes.length; i++) {
+            ports[i] = freePortWithBusPort();
+            dirs[i] = Files.createTempDirectory(prefix + "-" + i + "-");
+            nodes[i] = startEbb(ports[i], dirs[i], nodeTimeout);
+        }
     }
 
     /** Closes every node not null (an Ebb server or a reference redis-server). */

@@ -68,6 +68,12 @@ class FailoverTest {
         await("the failover to end", 60, () -> "no-failover".equals(info(j, "master_failover_state")));
     }
 
+    /** Waits until the primary behind {@code jp} lists its (fake) replica online. */
+    private static void awaitFakeOnline(Jedis jp) throws InterruptedException {
+        await("the fake replica online", 60, () -> info(jp, "slave0") != null
+                && info(jp, "slave0").contains("state=online"));
+    }
+
     @Test
     void failoverToAReplicaShouldSwapRolesAndKeepTheOtherReplicaFollowingTheOldPrimary() throws Exception {
         try (EbbServer p = ebb(""); EbbServer r1 = ebb(""); EbbServer r2 = ebb("");
@@ -197,8 +203,7 @@ class FailoverTest {
         try (EbbServer p = ebb("repl-diskless-sync no"); Jedis jp = new Jedis("127.0.0.1", p.port());
                 Jedis writer = new Jedis("127.0.0.1", p.port(), 60_000);
                 FakeReplica fake = FakeReplica.attach(p.port())) {
-            await("the fake replica online", 60, () -> info(jp, "slave0") != null
-                    && info(jp, "slave0").contains("state=online"));
+            awaitFakeOnline(jp);
             jp.set("offset", "moves");
             String port = Integer.toString(fake.listeningPort());
 
@@ -232,8 +237,7 @@ class FailoverTest {
         try (EbbServer p = ebb("repl-diskless-sync no"); Jedis jp = new Jedis("127.0.0.1", p.port());
                 Jedis writer = new Jedis("127.0.0.1", p.port(), 60_000);
                 FakeReplica fake = FakeReplica.attach(p.port())) {
-            await("the fake replica online", 60, () -> info(jp, "slave0") != null
-                    && info(jp, "slave0").contains("state=online"));
+            awaitFakeOnline(jp);
             jp.set("offset", "moves");
             String port = Integer.toString(fake.listeningPort());
 
@@ -247,8 +251,7 @@ class FailoverTest {
             assertTrue(info(jp, "connected_slaves").equals("0"), "back to primary, its replicas are disconnected");
 
             try (FakeReplica second = FakeReplica.attach(p.port())) {
-                await("the second fake replica online", 60, () -> info(jp, "slave0") != null
-                        && info(jp, "slave0").contains("state=online"));
+                awaitFakeOnline(jp);
                 handOverAndReadonly(jp, writer, second);
             }
         }

@@ -39,9 +39,10 @@ import java.util.function.Consumer;
  * <p><b>Slices.</b> Each slice walks for about {@link #SLICE_NANOS} and then lets I/O and commands run (a
  * zero-delay task, as the expire cycle does), so a command waits behind at most one slice.
  *
- * <p><b>Writer thread.</b> Lowers its own priority ({@link WriterPriority}), opens the output, writes each
- * key (pausing {@code rdb-key-save-delay} per key, Redis's test knob), finishes it, and reports the result
- * to the loop; the output logs its own failures as Redis's child does. Loop thread for everything but
+ * <p><b>Writer thread.</b> Puts itself behind the loop ({@link WriterPriority}: SCHED_IDLE, watched for
+ * starvation), opens the output, writes each key (pausing {@code rdb-key-save-delay} per key, Redis's
+ * test knob), finishes it, and reports the result to the loop; the output logs its own failures as
+ * Redis's child does. Loop thread for everything but
  * {@link #run}, which is the writer thread's.
  */
 final class SnapshotHandOver implements Runnable {
@@ -182,6 +183,7 @@ final class SnapshotHandOver implements Runnable {
     private final Runnable slice = this::slice;
     private final java.util.SplittableRandom random = new java.util.SplittableRandom();
     private volatile boolean stopped;
+    private volatile boolean writerDone;
     private boolean endQueued;
     private long peakInFlightBytes;
     private Batch batch = new Batch();
@@ -384,7 +386,33 @@ final class SnapshotHandOver implements Runnable {
     /** The writer thread: opens the output, writes the queued pre-images, finishes it, reports to the loop. */
     @Override
     public void run() {
-        WriterPriority.lowerCurrentThread();
+        try {
+            write();
+        } finally {
+            writerDone = true;
+        }
+    }
+
+    private void write() {
+        long tid = WriterPriority.lowerCurrentThread();
+        if (tid >= 0) {
+            WriterPriority.watch(tid, Thread.currentThread().getName(), new WriterPriority.Progress() {
+                @Override
+                public long written() {
+                    return written.get();
+                }
+
+                @Override
+                public boolean keysWaiting() {
+                    return !queue.isEmpty();
+                }
+
+                @Override
+                public boolean finished() {
+                    return writerDone;
+                }
+            });
+        }
         IOException failure = null;
         try {
             output.open();

@@ -18,20 +18,20 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
- * A BGSAVE's writer thread runs at a lower priority than the command loop (nice
- * {@link WriterPriority#NICE}), and the loader sizes its tables from RESIZEDB only as far as the file
+ * A BGSAVE's writer thread runs behind the command loop (nice {@link WriterPriority#NICE} and
+ * SCHED_IDLE, given the ordinary policy back when starved), and the loader sizes its tables from RESIZEDB only as far as the file
  * can fill them.
  */
 class SnapshotWriterPriorityTest {
     @TempDir
     Path dir;
 
-    private static boolean reniceAvailable() {
+    private static boolean onPath(String tool) {
         if (!Files.exists(Path.of("/proc/thread-self"))) {
             return false;
         }
         for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, "renice"))) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, tool))) {
                 return true;
             }
         }
@@ -40,7 +40,12 @@ class SnapshotWriterPriorityTest {
 
     /** The nice values of this process's threads whose name starts with {@code name} (/proc/self/task/T/stat). */
     private static List<Integer> niceOfThreads(String name) throws IOException {
-        List<Integer> nices = new ArrayList<>();
+        return statOfThreads(name, 16);
+    }
+
+    /** Field {@code index} (counted from the state, field 3, as 0) of each stat of the threads named {@code name}*. */
+    private static List<Integer> statOfThreads(String name, int index) throws IOException {
+        List<Integer> values = new ArrayList<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 String stat;
@@ -55,15 +60,30 @@ class SnapshotWriterPriorityTest {
                     continue;
                 }
                 String[] fields = stat.substring(close + 2).split(" ");
-                nices.add(Integer.parseInt(fields[16]));
+                values.add(Integer.parseInt(fields[index]));
             }
         }
-        return nices;
+        return values;
+    }
+
+    /** The scheduling policies (0 SCHED_OTHER, 5 SCHED_IDLE) of the threads named {@code name}*. */
+    private static List<Integer> policyOfThreads(String name) throws IOException {
+        return statOfThreads(name, 38);
+    }
+
+    private static void awaitStat(String name, List<Integer> expected, boolean policy) throws Exception {
+        long deadline = System.currentTimeMillis() + RdbRoundTripTest.WAIT_MS;
+        List<Integer> seen = policy ? policyOfThreads(name) : niceOfThreads(name);
+        while (!seen.equals(expected) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+            seen = policy ? policyOfThreads(name) : niceOfThreads(name);
+        }
+        assertEquals(expected, seen, (policy ? "policy" : "nice") + " of " + name);
     }
 
     @Test
-    void bgsaveWriterThreadShouldRunNiced() throws Exception {
-        assumeTrue(reniceAvailable(), "needs Linux's /proc/thread-self and renice on the PATH");
+    void bgsaveWriterThreadShouldRunNicedUnderSchedIdle() throws Exception {
+        assumeTrue(onPath("renice") && onPath("chrt"), "needs Linux's /proc/thread-self, renice and chrt on the PATH");
         try (EbbServer ebb = EbbServer.start(ServerConfig.fromText("port 0\nsave \"\"\ndir " + dir + "\n"));
                 Jedis j = new Jedis("127.0.0.1", ebb.port())) {
             for (int i = 0; i < 200; i++) {
@@ -72,19 +92,77 @@ class SnapshotWriterPriorityTest {
             // 20 ms a key: the save runs for seconds, long enough to look at its thread.
             j.configSet("rdb-key-save-delay", "20000");
             assertEquals("Background saving started", j.bgsave());
-            long deadline = System.currentTimeMillis() + RdbRoundTripTest.WAIT_MS;
-            List<Integer> nices = niceOfThreads("ebb-bgsave");
-            while ((nices.isEmpty() || nices.get(0) != WriterPriority.NICE) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(10);
-                nices = niceOfThreads("ebb-bgsave");
-            }
-            assertEquals(List.of(WriterPriority.NICE), nices);
+            awaitStat("ebb-bgsave", List.of(WriterPriority.NICE), false);
+            awaitStat("ebb-bgsave", List.of(WriterPriority.SCHED_IDLE), true);
             List<Integer> loop = niceOfThreads("ebb-loop");
             assertTrue(!loop.isEmpty() && loop.stream().allMatch(n -> n == 0), "the loop keeps its priority: " + loop);
+            assertTrue(policyOfThreads("ebb-loop").stream().allMatch(p -> p == 0), "the loop keeps SCHED_OTHER");
             j.configSet("rdb-key-save-delay", "0");
             assertEquals("ok", RdbRoundTripTest.awaitBgsave(j));
             assertTrue(Files.exists(dir.resolve("dump.rdb")));
         }
+    }
+
+    @Test
+    void starvedWriterShouldGetTheOrdinaryPolicyBackAndAFinishedOneNot() throws Exception {
+        assumeTrue(onPath("renice") && onPath("chrt"), "needs Linux's /proc/thread-self, renice and chrt on the PATH");
+        java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
+        long[] tids = new long[2];
+        java.util.concurrent.CountDownLatch lowered = new java.util.concurrent.CountDownLatch(2);
+        List<Thread> writers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            int n = i;
+            Thread t = new Thread(() -> {
+                tids[n] = WriterPriority.lowerCurrentThread();
+                lowered.countDown();
+                try {
+                    end.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "test-writer-" + n);
+            t.setDaemon(true);
+            t.start();
+            writers.add(t);
+        }
+        try {
+            lowered.await();
+            assertTrue(tids[0] > 0 && tids[1] > 0, "SCHED_IDLE set");
+            awaitStat("test-writer-", List.of(WriterPriority.SCHED_IDLE, WriterPriority.SCHED_IDLE), true);
+            // Writer 0 writes nothing while keys wait; writer 1 has finished.
+            Thread starved = WriterPriority.watch(tids[0], "test-writer-0", progress(false));
+            Thread done = WriterPriority.watch(tids[1], "test-writer-1", progress(true));
+            starved.join(WriterPriority.STARVED_MILLIS * 3);
+            done.join(WriterPriority.STARVED_MILLIS);
+            assertTrue(!starved.isAlive() && !done.isAlive(), "both watches ended");
+            assertEquals(List.of(0), policyOfThreads("test-writer-0"), "starved: SCHED_OTHER again");
+            assertEquals(List.of(WriterPriority.NICE), niceOfThreads("test-writer-0"), "at the lowered nice value");
+            assertEquals(List.of(WriterPriority.SCHED_IDLE), policyOfThreads("test-writer-1"), "finished: left alone");
+        } finally {
+            end.countDown();
+            for (Thread t : writers) {
+                t.join();
+            }
+        }
+    }
+
+    private static WriterPriority.Progress progress(boolean finished) {
+        return new WriterPriority.Progress() {
+            @Override
+            public long written() {
+                return 7;
+            }
+
+            @Override
+            public boolean keysWaiting() {
+                return true;
+            }
+
+            @Override
+            public boolean finished() {
+                return finished;
+            }
+        };
     }
 
     @Test

@@ -14,6 +14,11 @@ public final class SnapshotTables {
     private final Dict<Object> dict;
     private final LongDict expires;
     private final int keysAtStart;
+    /** Positions a walk chunk covers: its untaken entries are loaded together before they are taken. */
+    static final int CHUNK = 64;
+    private final int[] handles = new int[CHUNK];
+    /** Sums what {@link #touch} loaded, so that the compiler keeps the loads. */
+    private int touched;
 
     SnapshotTables(Dict<Object> dict, LongDict expires) {
         this.dict = dict;
@@ -35,19 +40,44 @@ public final class SnapshotTables {
      * Takes the entries of walk positions {@code from} to {@code to - 1} that are not yet marked: marks
      * each and hands it to {@code sink}. O(to - from) plus the sink's cost.
      *
+     * <p>The entries' keys and values lie anywhere in the heap, so each costs the sink a cache miss or two
+     * (150-700 ns a key on a 10M-key keyspace, depending on how the collector laid them out). The walk
+     * therefore goes in chunks of {@link #CHUNK} positions: it collects a chunk's untaken handles, loads
+     * each entry's key and value header in a tight loop whose loads the CPU overlaps, and only then takes
+     * them, from the cache.
+     *
      * @return the number of entries taken
      */
     public int walk(int from, int to, PreImageSink sink) {
         int end = Math.min(to, dict.walkSpan());
         int taken = 0;
-        for (int position = from; position < end; position++) {
-            int h = dict.handleAtPosition(position);
-            if (h >= 0 && !dict.isMarked(h)) {
-                take(h, sink);
-                taken++;
+        for (int chunk = from; chunk < end; chunk += CHUNK) {
+            int chunkEnd = Math.min(end, chunk + CHUNK);
+            int n = 0;
+            for (int position = chunk; position < chunkEnd; position++) {
+                int h = dict.handleAtPosition(position);
+                if (h >= 0 && !dict.isMarked(h)) {
+                    handles[n++] = h;
+                }
             }
+            touch(n);
+            for (int i = 0; i < n; i++) {
+                take(handles[i], sink);
+            }
+            taken += n;
         }
         return taken;
+    }
+
+    /** Loads the key and the value header of the first {@code n} {@link #handles}, so that they are cached. */
+    private void touch(int n) {
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            int h = handles[i];
+            sum += dict.keyAt(h).length;
+            sum += dict.valueAt(h).getClass() == byte[].class ? 1 : 0;
+        }
+        touched += sum;
     }
 
     /** Marks every entry without taking it: the state at rest, for a snapshot given up half way. O(capacity). */

@@ -38,6 +38,16 @@ class SnapshotWriterPriorityTest {
         return false;
     }
 
+    /** Whether this process has CAP_SYS_NICE (bit 23 of CapEff in /proc/self/status). */
+    private static boolean mayRaisePriority() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("CapEff:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 23)) != 0;
+            }
+        }
+        return false;
+    }
+
     /** The nice values of this process's threads whose name starts with {@code name} (/proc/self/task/T/stat). */
     private static List<Integer> niceOfThreads(String name) throws IOException {
         return statOfThreads(name, 16);
@@ -106,6 +116,7 @@ class SnapshotWriterPriorityTest {
     @Test
     void starvedWriterShouldGetTheOrdinaryPolicyBackAndAFinishedOneNot() throws Exception {
         assumeTrue(onPath("renice") && onPath("chrt"), "needs Linux's /proc/thread-self, renice and chrt on the PATH");
+        assumeTrue(mayRaisePriority(), "lifting SCHED_IDLE needs CAP_SYS_NICE (root)");
         java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
         long[] tids = new long[2];
         java.util.concurrent.CountDownLatch lowered = new java.util.concurrent.CountDownLatch(2);

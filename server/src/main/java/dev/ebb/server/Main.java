@@ -3,10 +3,10 @@ package dev.ebb.server;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
-import ch.qos.logback.core.joran.spi.JoranException;
+import ch.qos.logback.core.OutputStreamAppender;
 import dev.ebb.server.config.ConfigException;
 import dev.ebb.server.config.LogLevel;
 import dev.ebb.server.config.ServerCli;
@@ -18,7 +18,6 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -168,36 +167,38 @@ public final class Main {
         });
     }
 
-    /** Loads ebb-logback.xml, then applies {@code loglevel} and {@code logfile}. */
+    /** The format of every log line: Redis's timestamp, then level, thread, logger and message. */
+    private static final String LOG_PATTERN = "%d{dd MMM yyyy HH:mm:ss.SSS} %-5level [%thread] %logger{0} - %msg%n";
+
+    /**
+     * Logs to standard output, or to {@code logfile} when set, at {@code loglevel} (Netty's own at WARN).
+     * Built in code: one pattern for both appenders, and no XML to parse at start-up.
+     */
     private static void configureLogging(ServerConfig config) {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.reset();
-        JoranConfigurator configurator = new JoranConfigurator();
-        configurator.setContext(context);
-        URL xml = Main.class.getResource("/ebb-logback.xml");
-        try {
-            configurator.doConfigure(xml);
-        } catch (JoranException e) {
-            System.err.println("Could not configure logging: " + e.getMessage());
+        OutputStreamAppender<ILoggingEvent> appender;
+        if (config.logFilePath().isPresent()) {
+            FileAppender<ILoggingEvent> file = new FileAppender<>();
+            file.setName("FILE");
+            file.setFile(config.logFilePath().get().toString());
+            file.setAppend(true);
+            appender = file;
+        } else {
+            appender = new ConsoleAppender<>();
+            appender.setName("CONSOLE");
         }
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern(LOG_PATTERN);
+        encoder.start();
+        appender.setContext(context);
+        appender.setEncoder(encoder);
+        appender.start();
         ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.setLevel(level(config.logLevel()));
+        root.addAppender(appender);
         context.getLogger("io.netty").setLevel(Level.WARN);
-        config.logFilePath().ifPresent(path -> {
-            PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-            encoder.setContext(context);
-            encoder.setPattern("%d{dd MMM yyyy HH:mm:ss.SSS} %-5level [%thread] %logger{0} - %msg%n");
-            encoder.start();
-            FileAppender<ILoggingEvent> file = new FileAppender<>();
-            file.setContext(context);
-            file.setName("FILE");
-            file.setFile(path.toString());
-            file.setAppend(true);
-            file.setEncoder(encoder);
-            file.start();
-            root.detachAppender("CONSOLE");
-            root.addAppender(file);
-        });
     }
 
     private static Level level(LogLevel level) {

@@ -116,10 +116,10 @@ final class WriterPriority {
                     lastChange = System.nanoTime();
                 } else if (System.nanoTime() - lastChange >= TimeUnit.MILLISECONDS.toNanos(STARVED_MILLIS)) {
                     if (restore(tid)) {
-                        LOG.warn("{} wrote nothing for {} ms with every core busy: it now runs at nice {} instead of SCHED_IDLE",
-                                writerName, STARVED_MILLIS, NICE);
+                        LOG.warn("{} wrote nothing for {} ms while keys waited (no CPU left for it, or a stalled disk): "
+                                + "it now runs at nice {} instead of SCHED_IDLE", writerName, STARVED_MILLIS, NICE);
                     } else {
-                        LOG.warn("{} wrote nothing for {} ms with every core busy, and its SCHED_IDLE policy cannot be "
+                        LOG.warn("{} wrote nothing for {} ms while keys waited, and its SCHED_IDLE policy cannot be "
                                 + "lifted without CAP_SYS_NICE: the save goes on slowly", writerName, STARVED_MILLIS);
                     }
                     return;

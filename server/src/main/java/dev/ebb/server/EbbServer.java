@@ -9,6 +9,7 @@ import dev.ebb.server.config.ConfigListener;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.persistence.AofException;
 import dev.ebb.server.persistence.AppendOnlyFile;
+import dev.ebb.server.util.ThreadPlacement;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -76,6 +77,7 @@ public final class EbbServer implements AutoCloseable {
             this.separateLoop = new DefaultEventLoop(new DefaultThreadFactory("ebb-loop", false));
             executor = separateLoop;
         }
+        pinServerThreads(config.serverCpulist());
         Server server = new Server(config, table, clock, System.nanoTime(), this::closeAsync);
         this.loop = new CommandLoop(server, executor);
         RespLimits limits = new RespLimits();
@@ -181,6 +183,20 @@ public final class EbbServer implements AutoCloseable {
         } catch (ServerTls.TlsConfigException e) {
             LOG.warn("Failed to update TLS configuration: {}", e.getMessage());
             throw new ConfigApplyException("Unable to update TLS configuration. Check server logs.");
+        }
+    }
+
+    /** {@code server_cpulist}: pins the IO threads and the command loop (Redis: the main and IO threads). */
+    private void pinServerThreads(String cpulist) {
+        if (cpulist.isEmpty()) {
+            return;
+        }
+        Runnable pin = () -> ThreadPlacement.pinCurrentThread(cpulist, Thread.currentThread().getName());
+        for (EventExecutor e : ioGroup) {
+            e.execute(pin);
+        }
+        if (separateLoop != null) {
+            separateLoop.execute(pin);
         }
     }
 

@@ -318,6 +318,12 @@ final class Directives {
             Mutability.MUTABLE);
     static final Directive<Long> ACTIVE_EXPIRE_EFFORT = add("active-expire-effort", Int.range(1, 10), 1L,
             Mutability.MUTABLE);
+    /** CPU affinity lists, with Redis 7.2's underscore names; "" leaves a thread where the OS puts it. */
+    static final Directive<String> SERVER_CPULIST = add("server_cpulist", Text.any(), "", Mutability.IMMUTABLE);
+    static final Directive<String> BIO_CPULIST = add("bio_cpulist", Text.any(), "", Mutability.IMMUTABLE);
+    static final Directive<String> AOF_REWRITE_CPULIST = add("aof_rewrite_cpulist", Text.any(), "",
+            Mutability.IMMUTABLE);
+    static final Directive<String> BGSAVE_CPULIST = add("bgsave_cpulist", Text.any(), "", Mutability.IMMUTABLE);
 
     // EXPIRY (Ebb only)
     static final Directive<ExpiryStrategy> EXPIRY_STRATEGY = add("expiry-strategy",

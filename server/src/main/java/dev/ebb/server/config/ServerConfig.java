@@ -308,6 +308,26 @@ public final class ServerConfig {
         return value(Directives.RDB_KEY_SAVE_DELAY).intValue();
     }
 
+    /** {@code server_cpulist}: the CPUs of the command loop and IO threads (taskset syntax; "" for any). */
+    public String serverCpulist() {
+        return value(Directives.SERVER_CPULIST);
+    }
+
+    /** {@code bio_cpulist}: the CPUs of the background IO threads (AOF fsync, memory return). */
+    public String bioCpulist() {
+        return value(Directives.BIO_CPULIST);
+    }
+
+    /** {@code aof_rewrite_cpulist}: the CPUs of an AOF rewrite's writer thread. */
+    public String aofRewriteCpulist() {
+        return value(Directives.AOF_REWRITE_CPULIST);
+    }
+
+    /** {@code bgsave_cpulist}: the CPUs of a BGSAVE's writer thread (also the one a full sync's BGSAVE uses). */
+    public String bgsaveCpulist() {
+        return value(Directives.BGSAVE_CPULIST);
+    }
+
     /** {@code rdb-del-sync-files}: delete RDB files made only for replication (Ebb makes none: no replication yet). */
     public boolean rdbDelSyncFiles() {
         return value(Directives.RDB_DEL_SYNC_FILES);

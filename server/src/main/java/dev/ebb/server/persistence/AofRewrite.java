@@ -14,10 +14,10 @@ final class AofRewrite {
         this.startMs = startMs;
     }
 
-    /** Starts {@code snapshot}'s walk and writer thread. */
-    void start(SnapshotHandOver snapshot) {
+    /** Starts {@code snapshot}'s walk and writer thread, the latter on the CPUs of {@code cpulist} if not empty. */
+    void start(SnapshotHandOver snapshot, String cpulist) {
         this.job = snapshot;
-        snapshot.start("ebb-aof-rewrite");
+        snapshot.start("ebb-aof-rewrite", cpulist);
     }
 
     AofBaseOutput output() {

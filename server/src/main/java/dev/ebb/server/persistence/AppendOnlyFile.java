@@ -5,6 +5,7 @@ import dev.ebb.server.ReplayClient;
 import dev.ebb.server.Server;
 import dev.ebb.server.config.AppendFsync;
 import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.util.ThreadPlacement;
 import dev.ebb.storage.Database;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -306,7 +307,10 @@ public final class AppendOnlyFile implements Propagation.Sink {
             return;
         }
         fsyncThread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "ebb-aof-fsync");
+            Thread t = new Thread(() -> {
+                ThreadPlacement.pinCurrentThread(config.bioCpulist(), "ebb-aof-fsync");
+                r.run();
+            }, "ebb-aof-fsync");
             t.setDaemon(true);
             return t;
         });
@@ -396,7 +400,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
         Persistence p = server.persistence();
         AofRewrite started = rewrite;
         started.start(new SnapshotHandOver(p, p.databases(), output, p.accessInfo(), config.lfuDecayTime(), now,
-                config.rdbKeySaveDelay(), failure -> rewriteDone(started, failure)));
+                config.rdbKeySaveDelay(), failure -> rewriteDone(started, failure)), config.aofRewriteCpulist());
         rewriteScheduled = false;
         LOG.info("Background append only file rewriting started by pid {}", ProcessHandle.current().pid());
         return true;

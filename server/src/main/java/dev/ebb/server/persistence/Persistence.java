@@ -228,7 +228,7 @@ public final class Persistence {
         bgsaveScheduled = false;
         saves++;
         LOG.info("Background saving started by pid {}", ProcessHandle.current().pid());
-        bgsave.start("ebb-bgsave");
+        bgsave.start("ebb-bgsave", config.bgsaveCpulist());
         return true;
     }
 
@@ -267,7 +267,7 @@ public final class Persistence {
         saves++;
         LOG.info(stream == null ? "Background saving started by pid {}" : "Background RDB transfer started by pid {}",
                 ProcessHandle.current().pid());
-        bgsave.start(stream == null ? "ebb-bgsave" : "ebb-repl-transfer");
+        bgsave.start(stream == null ? "ebb-bgsave" : "ebb-repl-transfer", config.bgsaveCpulist());
     }
 
     /** BGSAVE SCHEDULE (or BGSAVE inside MULTI) while another save runs: start it when nothing does. */

@@ -1,6 +1,7 @@
 package dev.ebb.server.persistence;
 
 import dev.ebb.server.persistence.EntryWriter.AccessInfo;
+import dev.ebb.server.util.ThreadPlacement;
 import dev.ebb.storage.Database;
 import dev.ebb.storage.Values;
 import dev.ebb.storage.snapshot.Snapshot;
@@ -188,6 +189,7 @@ final class SnapshotHandOver implements Runnable {
     private long peakInFlightBytes;
     private Batch batch = new Batch();
     private Thread thread;
+    private String cpulist = "";
 
     /**
      * Takes the instant now (on the loop); {@link #start} starts the walk and the writer thread.
@@ -245,8 +247,9 @@ final class SnapshotHandOver implements Runnable {
         }
     }
 
-    /** Starts the writer thread (named {@code threadName}) and the first slice. */
-    void start(String threadName) {
+    /** Starts the writer thread (named {@code threadName}, on the CPUs of {@code cpulist} if not empty) and the first slice. */
+    void start(String threadName, String cpulist) {
+        this.cpulist = cpulist;
         thread = new Thread(this, threadName);
         thread.setDaemon(true);
         thread.start();
@@ -394,6 +397,7 @@ final class SnapshotHandOver implements Runnable {
     }
 
     private void write() {
+        ThreadPlacement.pinCurrentThread(cpulist, Thread.currentThread().getName());
         long tid = WriterPriority.lowerCurrentThread();
         if (tid >= 0) {
             WriterPriority.watch(tid, Thread.currentThread().getName(), new WriterPriority.Progress() {

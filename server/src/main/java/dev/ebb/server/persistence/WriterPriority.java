@@ -1,8 +1,6 @@
 package dev.ebb.server.persistence;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.ebb.server.util.ThreadPlacement;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +20,8 @@ import org.slf4j.LoggerFactory;
  * key for {@link #STARVED_MILLIS}. Restoring needs {@code CAP_SYS_NICE} or an {@code RLIMIT_NICE}
  * that allows nice 10; where it is refused the save goes on slowly and a warning says why.
  *
- * <p>Java has no call for a thread's scheduling policy (Thread priorities are ignored on Linux), so
- * this runs {@code renice} and {@code chrt} on the thread's own id, read from {@code /proc/thread-self}.
- * Best effort: where either is missing (not Linux, no util-linux) the step is skipped and the reason
- * logged at debug level.
+ * <p>Through {@link ThreadPlacement} ({@code renice} and {@code chrt} on the thread's own id); best
+ * effort: where either is missing (not Linux, no util-linux) the step is skipped.
  */
 final class WriterPriority {
     private static final Logger LOG = LoggerFactory.getLogger(WriterPriority.class);
@@ -34,7 +30,6 @@ final class WriterPriority {
     static final int SCHED_IDLE = 5;
     /** How long a writer with keys waiting may write nothing before it gets the ordinary policy back. */
     static final long STARVED_MILLIS = 2_000;
-    private static final long TIMEOUT_SECONDS = 5;
 
     private WriterPriority() {
     }
@@ -45,45 +40,17 @@ final class WriterPriority {
      * @return the thread's id when {@code SCHED_IDLE} was set, for {@link #restore}, or -1
      */
     static long lowerCurrentThread() {
-        Path self = Path.of("/proc/thread-self");
-        if (!Files.exists(self)) {
+        long tid = ThreadPlacement.currentThreadId();
+        if (tid < 0) {
             return -1;
         }
-        try {
-            String tid = Files.readSymbolicLink(self).getFileName().toString();
-            run("renice", "-n", Integer.toString(NICE), "-p", tid);
-            return run("chrt", "--idle", "--pid", "0", tid) ? Long.parseLong(tid) : -1;
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("writer thread priority unchanged: {}", e.toString());
-            return -1;
-        }
+        ThreadPlacement.run("renice", "-n", Integer.toString(NICE), "-p", Long.toString(tid));
+        return ThreadPlacement.run("chrt", "--idle", "--pid", "0", Long.toString(tid)) ? tid : -1;
     }
 
     /** Gives thread {@code tid} the ordinary policy back (its nice value stays). Any thread. */
     static boolean restore(long tid) {
-        try {
-            return run("chrt", "--other", "--pid", "0", Long.toString(tid));
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("writer thread policy unchanged: {}", e.toString());
-            return false;
-        }
-    }
-
-    private static boolean run(String... command) throws IOException {
-        Process p = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        try {
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroy();
-                return false;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-        return p.exitValue() == 0;
+        return ThreadPlacement.run("chrt", "--other", "--pid", "0", Long.toString(tid));
     }
 
     /** How far a writer has got: keys written, and whether keys wait for it. Read from the watch's thread. */

@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's live configuration: typed getters for the server, and CONFIG GET / SET / REWRITE for the CONFIG
- * command. Every directive is a row of one table (names, aliases, types, defaults and ranges as Redis 7.2; see
- * {@code conf/ebb.conf} for what each does).
+ * The server's live configuration: typed getters for the server (the replication and cluster ones grouped in
+ * {@link ReplicationConfig} and {@link ClusterConfig}), and CONFIG GET / SET / REWRITE for the CONFIG command. Every
+ * directive is a row of one table (names, aliases, types, defaults and ranges as Redis 7.2; see {@code conf/ebb.conf}
+ * for what each does).
  *
  * <p>Thread safety: the values live in an immutable snapshot behind a volatile reference, so the getters are
  * lock-free, allocation-free reads that any thread may call (IO threads read {@link #protoMaxBulkLen()} while the

@@ -113,7 +113,7 @@ public final class EbbServer implements AutoCloseable {
         // except beside a TLS port, where a plain port nobody asked for would be a hole.
         this.port = plainPort == 0 && tlsPort != 0 ? 0 : bind(plain, config.bind(), plainPort);
         loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
-        if (config.clusterEnabled()) {
+        if (config.cluster().clusterEnabled()) {
             startCluster(server, plainPort == 0);
         }
         // As Redis: the RDB file loads once the listeners are up (clients meanwhile get -LOADING), unless
@@ -374,7 +374,7 @@ public final class EbbServer implements AutoCloseable {
         if (clusterCron != null) {
             clusterCron.cancel(false);
         }
-        if (config.clusterEnabled()) {
+        if (config.cluster().clusterEnabled()) {
             loop.server().cluster().shutdown();
         }
         loop.run(() -> loop.server().primaryLink().stop());

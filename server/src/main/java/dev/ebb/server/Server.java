@@ -10,7 +10,6 @@ import dev.ebb.server.command.CommandTable;
 import dev.ebb.server.command.MigrateSockets;
 import dev.ebb.server.command.Errors;
 import dev.ebb.server.command.LazyFree;
-import dev.ebb.server.command.PubSubCommands;
 import dev.ebb.server.config.NotifyKeyspaceEvents;
 import dev.ebb.server.config.ServerConfig;
 import dev.ebb.server.pubsub.Monitors;
@@ -112,7 +111,7 @@ public final class Server {
         ExpiryStrategyKind expiryKind = ExpiryStrategyKind.fromConfigName(config.expiryStrategy().configName());
         for (int i = 0; i < dbs.length; i++) {
             dbs[i] = new Database(i, seeds.nextLong(), expiryKind);
-            if (i == 0 && config.clusterEnabled()) {
+            if (i == 0 && config.cluster().clusterEnabled()) {
                 // The only database cluster mode serves keeps its keys by slot (COUNTKEYSINSLOT, GETKEYSINSLOT).
                 dbs[i].indexSlots(HashSlots::slot);
             }
@@ -173,7 +172,7 @@ public final class Server {
         this.runId = runId(seeds);
         this.replication = new dev.ebb.server.replication.ReplicationState(new SplittableRandom());
         this.replicationPrimary = new dev.ebb.server.replication.ReplicationPrimary(this);
-        this.cluster = config.clusterEnabled() ? ClusterWiring.create(this, seeds) : null;
+        this.cluster = config.cluster().clusterEnabled() ? ClusterWiring.create(this, seeds) : null;
         this.aof = new dev.ebb.server.persistence.AppendOnlyFile(this);
     }
 
@@ -323,52 +322,7 @@ public final class Server {
             reject(c, spec, Errors.wrongArity(spec.fullName()));
             return;
         }
-        // Redis's protected-command check comes after arity and before authentication.
-        if (spec.name().equals("debug")
-                && !config.enableDebugCommand().allows(ConnectionGate.isLocal(c.channel().remoteAddress()))) {
-            reject(c, spec, Errors.DEBUG_NOT_ALLOWED);
-            return;
-        }
-        if (c.authRequired() && !spec.has(CommandFlags.NO_AUTH)) {
-            reject(c, spec, Errors.NOAUTH);
-            return;
-        }
-        if (!c.user().unrestricted() && aclDenied(c, spec, argv)) {
-            return;
-        }
-        // Redirections come right after the ACL check, as in Redis: a replica answers MOVED, not READONLY.
-        if (cluster != null && ClusterRouting.rejected(this, c, spec, argv)) {
-            return;
-        }
-        if (c.protocol() == 2 && c.subscriptions().active() && !PubSubCommands.allowedWhileSubscribed(spec)) {
-            reject(c, spec, Errors.onlySubscribeAllowed(spec.fullName()));
-            return;
-        }
-        if (c.hasFlag(Client.FLAG_MONITOR)
-                && spec.has(CommandFlags.WRITE | CommandFlags.READONLY | CommandFlags.MAY_REPLICATE)) {
-            reject(c, spec, Errors.MONITOR_KEYSPACE);
-            return;
-        }
-        if (!memoryGuard.admit(spec.flags(c, argv))) {
-            reject(c, spec, Errors.OOM);
-            return;
-        }
-        // Redis refuses PING too while writes are refused, and EXEC when it queued a write.
-        if (persistence.deniesWrites() && (spec.has(CommandFlags.WRITE) || spec.name().equals("ping")
-                || (spec.name().equals("exec") && c.inMulti() && queuedWrite(c.transaction())))) {
-            reject(c, spec, Errors.MISCONF);
-            return;
-        }
-        if ((spec.has(CommandFlags.WRITE) || (spec.name().equals("exec") && c.inMulti() && queuedWrite(c.transaction())))
-                && replicationPrimary.tooFewGoodReplicas()) {
-            reject(c, spec, Errors.NOREPLICAS);
-            return;
-        }
-        if (primaryLink.active() && replicaRefuses(c, spec)) {
-            return;
-        }
-        if (persistence.loading() && !spec.has(CommandFlags.LOADING)) {
-            reject(c, spec, Errors.LOADING);
+        if (DispatchChecks.refused(this, c, spec, argv)) {
             return;
         }
         if (tracking.clients() > 0) {
@@ -381,46 +335,6 @@ public final class Server {
             return;
         }
         execute(c, spec, argv);
-    }
-
-    /**
-     * A replica's refusals, as Redis's processCommand: writes under {@code replica-read-only} (READONLY), and, while
-     * the link is down under {@code replica-serve-stale-data no}, every command without the stale flag (MASTERDOWN).
-     * EXEC counts as what it queued.
-     *
-     * @return true if the command was refused
-     */
-    private boolean replicaRefuses(Client c, CommandSpec spec) {
-        boolean exec = spec.name().equals("exec") && c.inMulti();
-        if (config.replicaReadOnly() && (spec.has(CommandFlags.WRITE) || (exec && queuedWrite(c.transaction())))) {
-            reject(c, spec, Errors.READONLY_REPLICA);
-            return true;
-        }
-        if (!config.replicaServeStaleData() && !primaryLink.connected()
-                && (!spec.has(CommandFlags.STALE) || (exec && queuedDenyStale(c.transaction())))) {
-            reject(c, spec, Errors.MASTERDOWN);
-            return true;
-        }
-        return false;
-    }
-
-    private static boolean queuedDenyStale(Transaction t) {
-        for (int i = 0; i < t.size(); i++) {
-            if (!t.spec(i).has(CommandFlags.STALE)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether a transaction queued a write command (Redis's mstate.cmd_flags & CMD_WRITE). */
-    private static boolean queuedWrite(Transaction t) {
-        for (int i = 0; i < t.size(); i++) {
-            if (t.spec(i).has(CommandFlags.WRITE)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -479,24 +393,6 @@ public final class Server {
         if (!monitors.isEmpty() && !spec.has(CommandFlags.ADMIN | CommandFlags.SKIP_MONITOR)) {
             monitors.feed(this, c, argv);
         }
-    }
-
-    /**
-     * The ACL check of dispatch, for a client whose user is restricted: a denied command is logged
-     * (context {@code multi} inside MULTI) and refused with Redis's NOPERM text, flagging any
-     * transaction as every refusal does.
-     *
-     * @return true if the command was refused
-     */
-    private boolean aclDenied(Client c, CommandSpec spec, byte[][] argv) {
-        int result = acl.check(c.user(), spec, argv);
-        if (result == Acl.OK) {
-            return false;
-        }
-        int position = acl.errorPosition();
-        logAclDenial(c, result, c.inMulti() ? AclLog.Context.MULTI : AclLog.Context.TOPLEVEL, spec, argv, position);
-        reject(c, spec, "NOPERM " + Acl.message(result, c.user(), spec, argv[position], false));
-        return true;
     }
 
     /**

@@ -39,7 +39,7 @@ public final class Cluster implements BusTransport, ClusterBus.Sink {
         long now = clock.getAsLong();
         this.state = new ClusterState(random, now);
         this.gossip = new Gossip(state, this);
-        Path name = Path.of(config.clusterConfigFile());
+        Path name = Path.of(config.cluster().clusterConfigFile());
         this.file = name.isAbsolute() ? name : config.dir().resolve(name);
         if (Files.exists(file) && Files.size(file) > 0) {
             NodesConf.load(state, Files.readString(file, StandardCharsets.UTF_8), now);
@@ -70,11 +70,11 @@ public final class Cluster implements BusTransport, ClusterBus.Sink {
         this.clientPort = boundClientPort;
         // The bus stamps inbound links on its I/O thread, which must not touch the loop's clock.
         this.bus = new ClusterBus(loop, this, System::currentTimeMillis);
-        int wanted = config.clusterPort() != 0 ? config.clusterPort() : boundClientPort + 10000;
+        int wanted = config.cluster().clusterPort() != 0 ? config.cluster().clusterPort() : boundClientPort + 10000;
         try {
             busPort = bus.bind(config.bind(), wanted > 65535 ? 0 : wanted);
         } catch (Exception e) {
-            if (!clientPortPicked || config.clusterPort() != 0) {
+            if (!clientPortPicked || config.cluster().clusterPort() != 0) {
                 bus.shutdown();
                 throw new IllegalStateException("Could not bind the cluster bus port " + wanted + ": " + e, e);
             }
@@ -88,17 +88,17 @@ public final class Cluster implements BusTransport, ClusterBus.Sink {
 
     /** Re-reads the cluster directives (CONFIG SET may have changed them) into the state. */
     private void applySettings() {
-        state.settings(config.clusterNodeTimeout(), config.clusterRequireFullCoverage(),
-                config.clusterAllowReadsWhenDown(), config.clusterAllowPubsubshardWhenDown());
-        state.linkSendBufferLimit(config.clusterLinkSendbufLimit());
-        state.failoverSettings(config.clusterReplicaValidityFactor(), config.clusterReplicaNoFailover(),
-                config.clusterMigrationBarrier(), config.clusterAllowReplicaMigration(),
-                config.replPingReplicaPeriod() * 1000L);
-        state.announce(config.clusterAnnounceIp(), config.clusterAnnounceHostname(),
-                config.clusterAnnounceHumanNodename());
+        state.settings(config.cluster().clusterNodeTimeout(), config.cluster().clusterRequireFullCoverage(),
+                config.cluster().clusterAllowReadsWhenDown(), config.cluster().clusterAllowPubsubshardWhenDown());
+        state.linkSendBufferLimit(config.cluster().clusterLinkSendbufLimit());
+        state.failoverSettings(config.cluster().clusterReplicaValidityFactor(), config.cluster().clusterReplicaNoFailover(),
+                config.cluster().clusterMigrationBarrier(), config.cluster().clusterAllowReplicaMigration(),
+                config.replication().replPingReplicaPeriod() * 1000L);
+        state.announce(config.cluster().clusterAnnounceIp(), config.cluster().clusterAnnounceHostname(),
+                config.cluster().clusterAnnounceHumanNodename());
         ClusterNode me = state.myself();
-        int port = config.clusterAnnouncePort() != 0 ? config.clusterAnnouncePort() : clientPort;
-        int cport = config.clusterAnnounceBusPort() != 0 ? config.clusterAnnounceBusPort() : busPort;
+        int port = config.cluster().clusterAnnouncePort() != 0 ? config.cluster().clusterAnnouncePort() : clientPort;
+        int cport = config.cluster().clusterAnnounceBusPort() != 0 ? config.cluster().clusterAnnounceBusPort() : busPort;
         if (port != 0 && (me.port != port || me.cport != cport)) {
             me.port = port;
             me.cport = cport;

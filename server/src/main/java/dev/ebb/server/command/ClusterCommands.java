@@ -458,7 +458,7 @@ public final class ClusterCommands {
 
     /** {@code cluster-announce-ip}, or the local address of the client's connection. */
     static String announcedIp(Client c) {
-        String configured = c.server().config().clusterAnnounceIp();
+        String configured = c.server().config().cluster().clusterAnnounceIp();
         if (!configured.isEmpty()) {
             return configured;
         }
@@ -468,7 +468,7 @@ public final class ClusterCommands {
 
     /** {@code cluster-announce-port}, or the local port of the client's connection. */
     static int announcedPort(Client c) {
-        int configured = c.server().config().clusterAnnouncePort();
+        int configured = c.server().config().cluster().clusterAnnouncePort();
         if (configured != 0) {
             return configured;
         }

@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's live configuration: typed getters for the server, and CONFIG GET / SET / REWRITE for the CONFIG
- * command. Every directive is a row of one table (names, aliases, types, defaults and ranges as Redis 7.2; see
- * {@code conf/ebb.conf} for what each does).
+ * The server's live configuration: typed getters for the server (the replication and cluster ones grouped in
+ * {@link ReplicationConfig} and {@link ClusterConfig}), and CONFIG GET / SET / REWRITE for the CONFIG command. Every
+ * directive is a row of one table (names, aliases, types, defaults and ranges as Redis 7.2; see {@code conf/ebb.conf}
+ * for what each does).
  *
  * <p>Thread safety: the values live in an immutable snapshot behind a volatile reference, so the getters are
  * lock-free, allocation-free reads that any thread may call (IO threads read {@link #protoMaxBulkLen()} while the
@@ -40,6 +41,8 @@ public final class ServerConfig {
     private java.util.function.Supplier<List<String>> currentUsers = List::of;
     /** Guarded by {@code this}. */
     private final Map<Directive<?>, List<ConfigListener>> listeners = new HashMap<>();
+    private final ReplicationConfig replication = new ReplicationConfig(this);
+    private final ClusterConfig cluster = new ClusterConfig(this);
 
     ServerConfig(Object[] values, Path configFile, List<RenamedCommand> renamedCommands) {
         this(values, configFile, renamedCommands, List.of());
@@ -241,41 +244,9 @@ public final class ServerConfig {
         values = next;
     }
 
-    public String masterauth() {
-        return value(Directives.MASTERAUTH);
-    }
-
-    public String masteruser() {
-        return value(Directives.MASTERUSER);
-    }
-
-    public boolean replicaServeStaleData() {
-        return value(Directives.REPLICA_SERVE_STALE_DATA);
-    }
-
-    public boolean replicaReadOnly() {
-        return value(Directives.REPLICA_READ_ONLY);
-    }
-
-    /** {@code repl-timeout} in seconds: the link to the primary is dropped after this long without data. */
-    public int replTimeout() {
-        return value(Directives.REPL_TIMEOUT).intValue();
-    }
-
-    public int replicaPriority() {
-        return value(Directives.REPLICA_PRIORITY).intValue();
-    }
-
-    public boolean replicaAnnounced() {
-        return value(Directives.REPLICA_ANNOUNCED);
-    }
-
-    public String replicaAnnounceIp() {
-        return value(Directives.REPLICA_ANNOUNCE_IP);
-    }
-
-    public int replicaAnnouncePort() {
-        return value(Directives.REPLICA_ANNOUNCE_PORT).intValue();
+    /** The other replication directives: primary credentials, replica-*, repl-*, min-replicas-*. */
+    public ReplicationConfig replication() {
+        return replication;
     }
 
     /** {@code dbfilename}: the RDB file's name in {@link #dir()}. */
@@ -493,88 +464,9 @@ public final class ServerConfig {
         return value(Directives.BUSY_REPLY_THRESHOLD);
     }
 
-    /** {@code cluster-enabled}: run as a Redis Cluster node. */
-    public boolean clusterEnabled() {
-        return value(Directives.CLUSTER_ENABLED);
-    }
-
-    /** {@code cluster-config-file}: nodes.conf, in {@code dir} unless absolute. */
-    public String clusterConfigFile() {
-        return value(Directives.CLUSTER_CONFIG_FILE);
-    }
-
-    /** {@code cluster-port}: the bus port; 0 for port + 10000. */
-    public int clusterPort() {
-        return value(Directives.CLUSTER_PORT).intValue();
-    }
-
-    /** {@code cluster-node-timeout}: ms without an answer before a node is flagged PFAIL. */
-    public long clusterNodeTimeout() {
-        return value(Directives.CLUSTER_NODE_TIMEOUT);
-    }
-
-    public boolean clusterRequireFullCoverage() {
-        return value(Directives.CLUSTER_REQUIRE_FULL_COVERAGE);
-    }
-
-    public boolean clusterAllowReadsWhenDown() {
-        return value(Directives.CLUSTER_ALLOW_READS_WHEN_DOWN);
-    }
-
-    public boolean clusterAllowPubsubshardWhenDown() {
-        return value(Directives.CLUSTER_ALLOW_PUBSUBSHARD_WHEN_DOWN);
-    }
-
-    /** {@code cluster-link-sendbuf-limit}: bytes a bus link may have queued for sending before it is freed; 0 no limit. */
-    public long clusterLinkSendbufLimit() {
-        return value(Directives.CLUSTER_LINK_SENDBUF_LIMIT);
-    }
-
-    /** {@code cluster-replica-validity-factor}: a replica disconnected longer than factor × node timeout (+ ping period) will not fail over; 0 always may. */
-    public long clusterReplicaValidityFactor() {
-        return value(Directives.CLUSTER_REPLICA_VALIDITY_FACTOR);
-    }
-
-    /** {@code cluster-replica-no-failover}: this replica never starts an automatic failover. */
-    public boolean clusterReplicaNoFailover() {
-        return value(Directives.CLUSTER_REPLICA_NO_FAILOVER);
-    }
-
-    /** {@code cluster-migration-barrier}: replicas a primary keeps before one of them may migrate to an orphaned primary. */
-    public int clusterMigrationBarrier() {
-        return value(Directives.CLUSTER_MIGRATION_BARRIER).intValue();
-    }
-
-    /** {@code cluster-allow-replica-migration}: a primary that lost all its slots follows their new owner. */
-    public boolean clusterAllowReplicaMigration() {
-        return value(Directives.CLUSTER_ALLOW_REPLICA_MIGRATION);
-    }
-
-    /** {@code cluster-announce-ip}: the address the node announces; "" for the one each client connected to. */
-    public String clusterAnnounceIp() {
-        return value(Directives.CLUSTER_ANNOUNCE_IP);
-    }
-
-    /** {@code cluster-announce-port}: the port the node announces; 0 for the one each client connected to. */
-    public int clusterAnnouncePort() {
-        return value(Directives.CLUSTER_ANNOUNCE_PORT).intValue();
-    }
-
-    /** {@code cluster-announce-bus-port}: the bus port the node announces; 0 for the one bound. */
-    public int clusterAnnounceBusPort() {
-        return value(Directives.CLUSTER_ANNOUNCE_BUS_PORT).intValue();
-    }
-
-    public int clusterAnnounceTlsPort() {
-        return value(Directives.CLUSTER_ANNOUNCE_TLS_PORT).intValue();
-    }
-
-    public String clusterAnnounceHostname() {
-        return value(Directives.CLUSTER_ANNOUNCE_HOSTNAME);
-    }
-
-    public String clusterAnnounceHumanNodename() {
-        return value(Directives.CLUSTER_ANNOUNCE_HUMAN_NODENAME);
+    /** The cluster-* directives. */
+    public ClusterConfig cluster() {
+        return cluster;
     }
 
     // ---------------------------------------------------------------- SLOW LOG, LATENCY, NOTIFICATIONS
@@ -723,46 +615,6 @@ public final class ServerConfig {
     /** {@code lfu-decay-time}: minutes per LFU counter decay step. */
     public int lfuDecayTime() {
         return value(Directives.LFU_DECAY_TIME).intValue();
-    }
-
-    /** {@code repl-backlog-size}: bytes of stream kept for partial resyncs. */
-    public long replBacklogSize() {
-        return value(Directives.REPL_BACKLOG_SIZE);
-    }
-
-    /** {@code repl-backlog-ttl}: seconds without replicas after which a primary frees its backlog; 0 never. */
-    public long replBacklogTtl() {
-        return value(Directives.REPL_BACKLOG_TTL);
-    }
-
-    /** {@code repl-diskless-sync}: full syncs stream the RDB to replicas that accept it instead of writing a file. */
-    public boolean replDisklessSync() {
-        return value(Directives.REPL_DISKLESS_SYNC);
-    }
-
-    /** {@code repl-diskless-sync-delay}: seconds a diskless sync waits for more replicas. */
-    public int replDisklessSyncDelay() {
-        return value(Directives.REPL_DISKLESS_SYNC_DELAY).intValue();
-    }
-
-    /** {@code repl-diskless-sync-max-replicas}: start a diskless sync as soon as this many wait (0: only the delay). */
-    public int replDisklessSyncMaxReplicas() {
-        return value(Directives.REPL_DISKLESS_SYNC_MAX_REPLICAS).intValue();
-    }
-
-    /** {@code repl-ping-replica-period}: seconds between PINGs in the replication stream. */
-    public int replPingReplicaPeriod() {
-        return value(Directives.REPL_PING_REPLICA_PERIOD).intValue();
-    }
-
-    /** {@code min-replicas-to-write}: writes are refused with fewer good replicas (0: never). */
-    public int minReplicasToWrite() {
-        return value(Directives.MIN_REPLICAS_TO_WRITE).intValue();
-    }
-
-    /** {@code min-replicas-max-lag}: seconds since its last ack within which a replica is good. */
-    public int minReplicasMaxLag() {
-        return value(Directives.MIN_REPLICAS_MAX_LAG).intValue();
     }
 
     /** {@code active-expire-effort}: 1..10, how hard the active expire cycle works. */

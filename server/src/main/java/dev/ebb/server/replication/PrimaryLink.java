@@ -248,9 +248,9 @@ public final class PrimaryLink {
         String psyncId = cached ? r.replid() : null;
         Path temp = config.dir().resolve("temp-" + (System.currentTimeMillis() / 1000) + "."
                 + ProcessHandle.current().pid() + ".rdb");
-        int listeningPort = config.replicaAnnouncePort() != 0 ? config.replicaAnnouncePort() : server.boundPort();
-        LinkHandler.Handshake handshake = new LinkHandler.Handshake(config.masteruser(), config.masterauth(),
-                listeningPort, config.replicaAnnounceIp(), psyncId, r.offset() + 1, temp,
+        int listeningPort = config.replication().replicaAnnouncePort() != 0 ? config.replication().replicaAnnouncePort() : server.boundPort();
+        LinkHandler.Handshake handshake = new LinkHandler.Handshake(config.replication().masteruser(), config.replication().masterauth(),
+                listeningPort, config.replication().replicaAnnounceIp(), psyncId, r.offset() + 1, temp,
                 server.replicationPrimary().failover().handingOver());
         LinkHandler handler = new LinkHandler(this, handshake);
         if (group == null) {
@@ -263,7 +263,7 @@ public final class PrimaryLink {
         ChannelFuture future = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.replTimeout() * 1000)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.replication().replTimeout() * 1000)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -500,7 +500,7 @@ public final class PrimaryLink {
             return;
         }
         long now = System.currentTimeMillis();
-        long timeoutMs = server.config().replTimeout() * 1000L;
+        long timeoutMs = server.config().replication().replTimeout() * 1000L;
         switch (state) {
             case CONNECT -> connect();
             case CONNECTING, HANDSHAKE, TRANSFER -> {
@@ -577,9 +577,9 @@ public final class PrimaryLink {
             line(out, "master_link_down_since_seconds", downSinceMs == 0 ? -1 : (nowMs - downSinceMs) / 1000);
         }
         ServerConfig config = server.config();
-        line(out, "slave_priority", config.replicaPriority());
-        line(out, "slave_read_only", config.replicaReadOnly() ? 1 : 0);
-        line(out, "replica_announced", config.replicaAnnounced() ? 1 : 0);
+        line(out, "slave_priority", config.replication().replicaPriority());
+        line(out, "slave_read_only", config.replication().replicaReadOnly() ? 1 : 0);
+        line(out, "replica_announced", config.replication().replicaAnnounced() ? 1 : 0);
     }
 
     /** ROLE on a replica: slave, host, port, state, offset. */

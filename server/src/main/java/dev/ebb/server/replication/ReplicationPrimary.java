@@ -85,7 +85,7 @@ public final class ReplicationPrimary {
     }
 
     private int backlogSize() {
-        return (int) Math.min(Integer.MAX_VALUE - 8, server.config().replBacklogSize());
+        return (int) Math.min(Integer.MAX_VALUE - 8, server.config().replication().replBacklogSize());
     }
 
     private void backlogChanged() {
@@ -216,7 +216,7 @@ public final class ReplicationPrimary {
 
     /** Whether {@code link} would get a diskless snapshot. */
     private boolean disklessFor(ReplicaLink link) {
-        return link.capaEof && (server.config().replDisklessSync() || link.rdbOnly);
+        return link.capaEof && (server.config().replication().replDisklessSync() || link.rdbOnly);
     }
 
     /**
@@ -242,8 +242,8 @@ public final class ReplicationPrimary {
             return;
         }
         ServerConfig config = server.config();
-        int maxReplicas = config.replDisklessSyncMaxReplicas();
-        boolean due = !diskless || longestWaitMs >= config.replDisklessSyncDelay() * 1000L
+        int maxReplicas = config.replication().replDisklessSyncMaxReplicas();
+        boolean due = !diskless || longestWaitMs >= config.replication().replDisklessSyncDelay() * 1000L
                 || (maxReplicas > 0 && waiting.size() >= maxReplicas);
         if (!due) {
             return;
@@ -305,8 +305,8 @@ public final class ReplicationPrimary {
      */
     public boolean tooFewGoodReplicas() {
         ServerConfig config = server.config();
-        int min = config.minReplicasToWrite();
-        int maxLag = config.minReplicasMaxLag();
+        int min = config.replication().minReplicasToWrite();
+        int maxLag = config.replication().minReplicasMaxLag();
         if (min == 0 || maxLag == 0 || state.replica()) {
             return false;
         }
@@ -335,7 +335,7 @@ public final class ReplicationPrimary {
         // No PING while a cluster manual failover holds writes: the replica waits for the exact offset.
         boolean manualFailover = server.clusterEnabled() && server.cluster().gossip().failover().inProgress()
                 && server.pause().active();
-        if (!replicas.isEmpty() && cronLoops % config.replPingReplicaPeriod() == 0 && !state.replica()
+        if (!replicas.isEmpty() && cronLoops % config.replication().replPingReplicaPeriod() == 0 && !state.replica()
                 && state.backlog() != null && !failover.holdsPings() && !manualFailover) {
             stream.feed(-1, PING);
         }
@@ -348,7 +348,7 @@ public final class ReplicationPrimary {
                 link.client.reply().raw(NEWLINE);
                 server.wroteTo(link.client);
             } else if (link.state == ReplicaLink.State.ONLINE && !link.oldProtocol
-                    && nowMs - link.ackTimeMs > config.replTimeout() * 1000L) {
+                    && nowMs - link.ackTimeMs > config.replication().replTimeout() * 1000L) {
                 timedOut.add(link);
             }
         }
@@ -357,7 +357,7 @@ public final class ReplicationPrimary {
             link.client.kill();
             forget(link.client);
         }
-        long ttl = config.replBacklogTtl();
+        long ttl = config.replication().replBacklogTtl();
         if (replicas.isEmpty() && !state.replica() && state.backlog() != null && ttl > 0
                 && nowMs - noReplicasSinceMs > ttl * 1000) {
             state.newHistory();

@@ -270,7 +270,7 @@ final class RedisLib {
             if (readOnly) {
                 return error(WRITE_IN_READ_ONLY);
             }
-            if (server.primaryLink().active() && server.config().replicaReadOnly()
+            if (server.primaryLink().active() && server.config().replication().replicaReadOnly()
                     && !caller.hasFlag(Client.FLAG_MASTER)) {
                 return error(dev.ebb.server.command.Errors.READONLY_REPLICA);
             }

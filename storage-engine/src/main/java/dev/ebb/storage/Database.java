@@ -65,7 +65,6 @@ public final class Database {
     /** {@link #getExpire} answer for a key without a time to live. */
     public static final long NO_EXPIRE = -1;
 
-
     private final int id;
     private final long seed;
     private Dict<Object> dict;

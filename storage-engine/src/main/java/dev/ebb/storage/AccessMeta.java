@@ -4,7 +4,10 @@ package dev.ebb.storage;
  * What a database's 24-bit per-key dict meta records and how it moves: by default the last access time
  * in seconds modulo 2^24 ({@link #lruClock}), as Redis's {@code lru} field; after
  * {@link #configure} with {@code lfu} true an {@link LfuCounter} with Redis's {@code lfu-log-factor} and
- * {@code lfu-decay-time}. Owns the LFU coin-flip random state. Pure arithmetic on metas; the database
+ * {@code lfu-decay-time}, as Redis's 24-bit {@code lru} field holds under an LFU policy. Idle times are
+ * taken modulo 2^24 too, so they are exact up to 194 days and wrap after that, as in Redis. On a switch
+ * existing keys' metas are reinterpreted, not converted, so they take a while to become meaningful, as in
+ * Redis. Owns the LFU coin-flip random state. Pure arithmetic on metas; the database
  * reads and writes them. Command-loop thread only, like its {@link Database}.
  */
 final class AccessMeta {

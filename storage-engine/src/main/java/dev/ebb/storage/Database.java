@@ -3,7 +3,6 @@ package dev.ebb.storage;
 import dev.ebb.storage.expiry.ExpiryStrategy;
 import dev.ebb.storage.expiry.ExpiryStrategyKind;
 import dev.ebb.storage.types.HashValue;
-import java.util.Arrays;
 
 /**
  * One Redis database: the main dict (key to value) and the {@code expires} dict (key to absolute
@@ -32,12 +31,8 @@ import java.util.Arrays;
  * through {@link #signalModifiedKey}.
  *
  * <p><b>LRU clock / LFU counter.</b> The dict's 24-bit per-entry meta holds, by default, the last
- * access time in seconds modulo 2^24 ({@link #lruClock}), as Redis's {@code lru} field does; idle
- * times are taken modulo 2^24 too, so they are exact up to 194 days and wrap after that, as in
- * Redis. After
- * {@link #trackFrequency} with {@code lfu} true it holds an {@link LfuCounter} instead (as Redis's
- * 24-bit {@code lru} field does under an LFU policy); existing keys' metas are reinterpreted, not
- * converted, so they take a while to become meaningful after a switch, as in Redis.
+ * access time ({@link #lruClock}), as Redis's {@code lru} field does, or after {@link #trackFrequency}
+ * with {@code lfu} true an {@link LfuCounter}; see {@link AccessMeta}.
  *
  * <p><b>Memory.</b> {@link #usedMemory()} is kept incrementally: key and value bytes are added and
  * subtracted on each mutation (O(1)), and the dicts' slot arrays and the expiry strategy's own
@@ -48,10 +43,7 @@ import java.util.Arrays;
  * {@link #flush()} is O(1): it swaps in fresh dicts and leaves the old ones to the GC.
  *
  * <p><b>Slot index.</b> In cluster mode ({@link #indexSlots}) every key is also kept in a
- * {@link SlotIndex} by hash slot, maintained by the three places that insert or remove a key here
- * ({@code store}, {@link #add}, {@code removeEntry}), by {@link #flush} and by {@link #swapWith};
- * every command, expiry, eviction, RESTORE and loading goes through them. Without it those places
- * pay one null check.
+ * {@link SlotIndex} by hash slot, see {@link ClusterSlots}.
  *
  * <p><b>Snapshots.</b> While a point-in-time snapshot is taken ({@link #beginSnapshot}), every path
  * that reads, changes or drops a key the snapshot has not taken yet first hands that key's pre-image to
@@ -73,34 +65,24 @@ public final class Database {
     /** {@link #getExpire} answer for a key without a time to live. */
     public static final long NO_EXPIRE = -1;
 
-    private static final long MISSING = Long.MIN_VALUE;
-    private static final int SCAN_BUFFER_INITIAL = 16;
-
     private final int id;
     private final long seed;
     private Dict<Object> dict;
-    private LongDict expires;
-    private ExpiryStrategy expiryStrategy;
+    private final Expiries expiries;
     private ExpiryListener expiryListener = ExpiryListener.NONE;
     private NewKeyListener newKeyListener = NewKeyListener.NONE;
     private KeyspaceListener keyspaceListener = KeyspaceListener.NONE;
     private final VolatileHashes volatileHashes;
     private final SnapshotHook snapshot = new SnapshotHook();
-    /** The keys by hash slot in cluster mode, else null. */
-    private SlotIndex slotIndex;
+    private final ClusterSlots clusterSlots = new ClusterSlots();
 
     /** Bytes of stored keys and values; the dicts' own arrays are added in usedMemory(). */
     private long payloadBytes;
-    private long avgTtlMs;
     private long expiredKeys;
 
     private final AccessMeta access;
     private ExpiryMode expiryMode = ExpiryMode.DELETE;
-
-    private byte[][] scanKeys = new byte[SCAN_BUFFER_INITIAL][];
-    private Object[] scanValues = new Object[SCAN_BUFFER_INITIAL];
-    private int scanCount;
-    private final Dict.Visitor<Object> scanCollector = this::collectScanned;
+    private final ScanBuffer scanBuffer = new ScanBuffer();
 
     /** A database with the default ({@code sampling}) active expiry strategy. */
     public Database(int id, long seed) {
@@ -119,8 +101,7 @@ public final class Database {
         this.id = id;
         this.seed = seed;
         this.dict = new Dict<>(seed);
-        this.expires = new LongDict(seed);
-        this.expiryStrategy = expiryKind.newStrategy();
+        this.expiries = new Expiries(seed, expiryKind);
         this.volatileHashes = new VolatileHashes(seed);
         this.access = new AccessMeta(seed);
     }
@@ -132,7 +113,7 @@ public final class Database {
      */
     public void presize(int keys, int volatileKeys) {
         dict.presize(keys);
-        expires.presize(volatileKeys);
+        expiries.dict().presize(volatileKeys);
     }
 
     /**
@@ -268,11 +249,8 @@ public final class Database {
      * keyIsExpired): read-only, the key is not deleted. False for a key without a TTL or absent.
      */
     public boolean isExpired(byte[] key, long nowMs) {
-        if (expires.isEmpty()) {
-            return false;
-        }
-        long when = expires.get(key, MISSING);
-        return when != MISSING && nowMs > when;
+        long when = expiries.when(key);
+        return when != Expiries.MISSING && nowMs > when;
     }
 
     /**
@@ -286,11 +264,8 @@ public final class Database {
      * @return true if the key was expired and is now gone
      */
     public boolean expireIfNeeded(byte[] key, long nowMs) {
-        if (expires.isEmpty()) {
-            return false;
-        }
-        long when = expires.get(key, MISSING);
-        if (when == MISSING || nowMs <= when) {
+        long when = expiries.when(key);
+        if (when == Expiries.MISSING || nowMs <= when) {
             return false;
         }
         if (expiryMode != ExpiryMode.DELETE) {
@@ -341,22 +316,7 @@ public final class Database {
      * Allocates nothing once the internal buffer has grown to the largest bucket run met.
      */
     public long scan(long cursor, long nowMs, Dict.Visitor<Object> visitor) {
-        scanCount = 0;
-        long next = dict.scan(cursor, scanCollector);
-        int count = scanCount;
-        byte[][] keys = scanKeys;
-        Object[] values = scanValues;
-        for (int i = 0; i < count; i++) {
-            byte[] key = keys[i];
-            Object value = values[i];
-            keys[i] = null;
-            values[i] = null;
-            if (!expireIfNeeded(key, nowMs)) {
-                visitor.visit(key, value);
-            }
-        }
-        scanCount = 0;
-        return next;
+        return scanBuffer.step(this, dict, cursor, nowMs, visitor);
     }
 
     /**
@@ -366,16 +326,6 @@ public final class Database {
      */
     public void forEachKey(Dict.Visitor<Object> visitor) {
         dict.forEach(visitor);
-    }
-
-    private void collectScanned(byte[] key, Object value) {
-        if (scanCount == scanKeys.length) {
-            scanKeys = Arrays.copyOf(scanKeys, scanCount * 2);
-            scanValues = Arrays.copyOf(scanValues, scanCount * 2);
-        }
-        scanKeys[scanCount] = key;
-        scanValues[scanCount] = value;
-        scanCount++;
     }
 
     /**
@@ -455,7 +405,7 @@ public final class Database {
      * @throws IllegalArgumentException if {@code whenMs} is {@link Long#MIN_VALUE} (reserved)
      */
     public void setWithExpire(byte[] key, Object value, long nowMs, long whenMs) {
-        if (whenMs == MISSING) {
+        if (whenMs == Expiries.MISSING) {
             throw new IllegalArgumentException("expire time out of range: whenMs=" + whenMs);
         }
         store(key, value, nowMs, true);
@@ -472,14 +422,12 @@ public final class Database {
         Object old = dict.put(key, value, meta);
         if (old == null) {
             payloadBytes += Values.keyBytes(key) + valueBytes;
-            if (slotIndex != null) {
-                slotIndex.add(key);
-            }
+            clusterSlots.added(key);
             newKeyListener.added(this, key);
         } else {
             payloadBytes += valueBytes - Values.memoryOf(old);
             if (!keepTtl) {
-                removeExpire(key);
+                expiries.remove(this, key);
             }
             if (old instanceof HashValue) {
                 volatileHashes.untrack(key);
@@ -514,9 +462,7 @@ public final class Database {
             return false;
         }
         payloadBytes += Values.keyBytes(key) + Values.memoryOf(value);
-        if (slotIndex != null) {
-            slotIndex.add(key);
-        }
+        clusterSlots.added(key);
         volatileHashes.track(key, value);
         newKeyListener.added(this, key);
         keyspaceListener.keyModified(this, key);
@@ -544,12 +490,10 @@ public final class Database {
             return null;
         }
         Object old = dict.valueAt(h);
-        if (slotIndex != null) {
-            slotIndex.remove(dict.keyAt(h));
-        }
+        clusterSlots.removed(dict.keyAt(h));
         dict.removeAt(h);
         payloadBytes -= Values.keyBytes(key) + Values.memoryOf(old);
-        removeExpire(key);
+        expiries.remove(this, key);
         if (old instanceof HashValue) {
             volatileHashes.untrack(key);
         }
@@ -597,7 +541,7 @@ public final class Database {
      *     {@link Long#MIN_VALUE} (reserved)
      */
     public void setExpire(byte[] key, long whenMs) {
-        if (whenMs == MISSING) {
+        if (whenMs == Expiries.MISSING) {
             throw new IllegalArgumentException("expire time out of range: whenMs=" + whenMs);
         }
         int h = dict.find(key);
@@ -606,18 +550,14 @@ public final class Database {
         }
         snapshot.preserve(dict, h);
         byte[] storedKey = dict.keyAt(h);
-        expires.put(storedKey, whenMs);
-        expiryStrategy.expireSet(this, storedKey, whenMs);
+        expiries.set(this, storedKey, whenMs);
         keyspaceListener.keyModified(this, storedKey);
     }
 
     /** {@code key}'s absolute expiry in unix ms, or {@link #NO_EXPIRE} (-1) if it has none. */
     public long getExpire(byte[] key) {
-        if (expires.isEmpty()) {
-            return NO_EXPIRE;
-        }
-        long when = expires.get(key, MISSING);
-        return when == MISSING ? NO_EXPIRE : when;
+        long when = expiries.when(key);
+        return when == Expiries.MISSING ? NO_EXPIRE : when;
     }
 
     /**
@@ -627,22 +567,10 @@ public final class Database {
      */
     public boolean persist(byte[] key) {
         snapshot.preserve(dict, key);
-        if (!removeExpire(key)) {
+        if (!expiries.remove(this, key)) {
             return false;
         }
         keyspaceListener.keyModified(this, key);
-        return true;
-    }
-
-    /** Drops {@code key}'s time to live without telling the listener (part of a larger change). */
-    private boolean removeExpire(byte[] key) {
-        if (expires.isEmpty() || !expires.remove(key)) {
-            return false;
-        }
-        if (expires.isEmpty()) {
-            avgTtlMs = 0;
-        }
-        expiryStrategy.expireRemoved(this, key);
         return true;
     }
 
@@ -666,14 +594,10 @@ public final class Database {
         snapshot.clear();
         long removed = dict.size();
         dict = new Dict<>(seed);
-        expires = new LongDict(seed);
         volatileHashes.clear();
-        if (slotIndex != null) {
-            slotIndex.clear();
-        }
+        clusterSlots.cleared();
         payloadBytes = 0;
-        avgTtlMs = 0;
-        expiryStrategy.cleared(this);
+        expiries.clear(this);
         return removed;
     }
 
@@ -690,43 +614,13 @@ public final class Database {
         Dict<Object> d = dict;
         dict = other.dict;
         other.dict = d;
-        LongDict e = expires;
-        expires = other.expires;
-        other.expires = e;
+        expiries.swapWith(other.expiries);
         volatileHashes.swapWith(other.volatileHashes);
-        ExpiryStrategy s = expiryStrategy;
-        expiryStrategy = other.expiryStrategy;
-        other.expiryStrategy = s;
         snapshot.swapWith(other.snapshot);
         long p = payloadBytes;
         payloadBytes = other.payloadBytes;
         other.payloadBytes = p;
-        long a = avgTtlMs;
-        avgTtlMs = other.avgTtlMs;
-        other.avgTtlMs = a;
-        swapSlotIndexes(other);
-    }
-
-    /**
-     * A slot index stays with its database (cluster mode is the server's, not the keys'): when both
-     * keep one they travel with the keys, O(1); when only one does, it is rebuilt over that
-     * database's new keys, O(keys).
-     */
-    private void swapSlotIndexes(Database other) {
-        SlotIndex mine = slotIndex;
-        SlotIndex theirs = other.slotIndex;
-        if ((mine == null) == (theirs == null)) {
-            slotIndex = theirs;
-            other.slotIndex = mine;
-            return;
-        }
-        slotIndex = null;
-        other.slotIndex = null;
-        if (mine != null) {
-            indexSlots(mine.slotFunction());
-        } else {
-            other.indexSlots(theirs.slotFunction());
-        }
+        clusterSlots.swapWith(other.clusterSlots, dict, other.dict, id, other.id);
     }
 
     // ---------------------------------------------------------------- slot index
@@ -740,22 +634,17 @@ public final class Database {
      * @throws IllegalStateException if this database already keeps a slot index
      */
     public void indexSlots(SlotFunction slotFunction) {
-        if (slotIndex != null) {
-            throw new IllegalStateException("database " + id + " already keeps a slot index");
-        }
-        SlotIndex index = new SlotIndex(slotFunction);
-        dict.forEach((key, value) -> index.add(key));
-        slotIndex = index;
+        clusterSlots.start(slotFunction, dict, id);
     }
 
     /** The keys by hash slot, or null unless {@link #indexSlots} was called. Read-only use. */
     public SlotIndex slotIndex() {
-        return slotIndex;
+        return clusterSlots.index();
     }
 
     /** Whether either dict is in the middle of an incremental resize. */
     public boolean isRehashing() {
-        return dict.isRehashing() || expires.isRehashing();
+        return dict.isRehashing() || expiries.dict().isRehashing();
     }
 
     /**
@@ -765,6 +654,7 @@ public final class Database {
      * @return the work done, as the sum of what the dicts' {@code rehashFor} report
      */
     public int rehashFor(long budgetNanos, NanoClock clock) {
+        LongDict expires = expiries.dict();
         if (!dict.isRehashing()) {
             return expires.isRehashing() ? expires.rehashFor(budgetNanos, clock) : 0;
         }
@@ -790,7 +680,7 @@ public final class Database {
      * @throws IllegalStateException if a snapshot of these tables is already under way
      */
     public SnapshotTables beginSnapshot(PreImageSink sink) {
-        return snapshot.begin(dict, expires, sink, id);
+        return snapshot.begin(dict, expiries.dict(), sink, id);
     }
 
     /**
@@ -823,7 +713,7 @@ public final class Database {
 
     /** Number of keys with a time to live (INFO keyspace {@code expires}). */
     public int expiresSize() {
-        return expires.size();
+        return expiries.dict().size();
     }
 
     /**
@@ -832,7 +722,7 @@ public final class Database {
      * {@link #recordTtlSample}); 0 when no key is volatile or nothing was sampled yet.
      */
     public long avgTtlMs() {
-        return avgTtlMs;
+        return expiries.avgTtlMs();
     }
 
     /** Keys removed by expiry from this database, lazily or actively (sum for INFO expired_keys). */
@@ -852,8 +742,7 @@ public final class Database {
      * {@link Values} as long as in-place value changes are reported via {@link #adjustMemory}.
      */
     public long usedMemory() {
-        return payloadBytes + dict.memoryBytes() + expires.memoryBytes() + expiryStrategy.memoryBytes()
-                + dict.aheadBytes() + expires.aheadBytes() + volatileHashes.memoryBytes() + slotIndexBytes();
+        return payloadBytes + dict.memoryBytes() + dict.aheadBytes() + expiresTableBytes() + clusterSlots.memoryBytes();
     }
 
     /**
@@ -861,11 +750,7 @@ public final class Database {
      * (MEMORY STATS {@code overhead.hashtable.main}). O(1).
      */
     public long mainTableBytes() {
-        return dict.memoryBytes() + dict.aheadBytes() + slotIndexBytes();
-    }
-
-    private long slotIndexBytes() {
-        return slotIndex == null ? 0 : slotIndex.memoryBytes();
+        return dict.memoryBytes() + dict.aheadBytes() + clusterSlots.memoryBytes();
     }
 
     /**
@@ -873,14 +758,13 @@ public final class Database {
      * the expiry strategy's index (MEMORY STATS {@code overhead.hashtable.expires}). O(1).
      */
     public long expiresTableBytes() {
-        return expires.memoryBytes() + expires.aheadBytes() + expiryStrategy.memoryBytes()
-                + volatileHashes.memoryBytes();
+        return expiries.tableBytes() + expiries.strategy().memoryBytes() + volatileHashes.memoryBytes();
     }
 
     /** Bytes of both dicts' slot arrays (for tests recomputing {@link #usedMemory()}). */
     long slotArrayBytes() {
-        return dict.memoryBytes() + expires.memoryBytes() + dict.aheadBytes() + expires.aheadBytes()
-                + volatileHashes.memoryBytes() + slotIndexBytes();
+        return dict.memoryBytes() + dict.aheadBytes() + expiries.tableBytes() + volatileHashes.memoryBytes()
+                + clusterSlots.memoryBytes();
     }
 
     // ---------------------------------------------------------------- expiry engine access
@@ -890,12 +774,12 @@ public final class Database {
      * read-only: remove expired keys through {@link #expireIfNeeded}.
      */
     public LongDict expires() {
-        return expires;
+        return expiries.dict();
     }
 
     /** This database's active expiry strategy instance. */
     public ExpiryStrategy expiryStrategy() {
-        return expiryStrategy;
+        return expiries.strategy();
     }
 
     /**
@@ -903,12 +787,11 @@ public final class Database {
      * first sample is taken as is, then each new one weighs 2% (integer arithmetic).
      */
     public void recordTtlSample(long meanTtlMs) {
-        long avg = avgTtlMs == 0 ? meanTtlMs : avgTtlMs;
-        avgTtlMs = (avg / 50) * 49 + (meanTtlMs / 50);
+        expiries.recordTtlSample(meanTtlMs);
     }
 
     @Override
     public String toString() {
-        return "Database{id=" + id + ", keys=" + dict.size() + ", expires=" + expires.size() + '}';
+        return "Database{id=" + id + ", keys=" + dict.size() + ", expires=" + expiries.dict().size() + '}';
     }
 }

@@ -413,16 +413,16 @@ public final class EntryTable {
     /** Before an insert into a table not resizing: grows at 3/4, or asks for the grown arrays ahead. */
     private void growIfFull() {
         final int capacity = tags.length;
-        if (size >= OpenTable.maxFill(capacity)) {
+        if (size >= TableSizing.maxFill(capacity)) {
             if (capacity == OpenTable.MAX_CAPACITY) {
                 throw new IllegalStateException("table is full: size=" + size + ", capacity=" + capacity);
             }
             // While the grown arrays are still being allocated ahead, fill past 3/4 (up to fillLimit) rather
             // than allocate them here: the write that starts the grow must not stall.
-            if (size >= OpenTable.fillLimit(capacity) || !next.isAllocating(capacity << 1)) {
+            if (size >= TableSizing.fillLimit(capacity) || !next.isAllocating(capacity << 1)) {
                 startResize(capacity << 1);
             }
-        } else if (size >= OpenTable.aheadFill(capacity) && capacity >= NextTable.AHEAD_MIN_CAPACITY
+        } else if (size >= TableSizing.aheadFill(capacity) && capacity >= NextTable.AHEAD_MIN_CAPACITY
                 && capacity < OpenTable.MAX_CAPACITY) {
             next.request(capacity << 1, 0, TAGS);
         }
@@ -434,10 +434,10 @@ public final class EntryTable {
             return;
         }
         if ((long) size * 10 < capacity) {
-            startResize(OpenTable.shrinkCapacity(size));
+            startResize(TableSizing.shrinkCapacity(size));
             return;
         }
-        final int target = OpenTable.shrinkCapacity((capacity - 1) / 10);
+        final int target = TableSizing.shrinkCapacity((capacity - 1) / 10);
         if (target >= NextTable.AHEAD_MIN_CAPACITY) {
             next.request(target, 0, TAGS);
         }
@@ -456,11 +456,7 @@ public final class EntryTable {
         tags = ready != null ? (byte[]) ready.columns : new byte[newCapacity];
         oldCount = size;
         rehashIndex = 0;
-        final int headroom = OpenTable.maxFill(newCapacity) - size;
-        final long bound = Math.max(1, Math.min(headroom, size));
-        final long perWrite = (2L * oldCapacity + bound - 1) / bound;
-        rehashSlotsPerWrite = (int) Math.min(oldCapacity,
-            Math.max(OpenTable.MIN_REHASH_SLOTS_PER_WRITE, perWrite));
+        rehashSlotsPerWrite = TableSizing.rehashSlotsPerWrite(oldCapacity, newCapacity, size);
     }
 
     private void finishResize() {

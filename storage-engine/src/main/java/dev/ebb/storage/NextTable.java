@@ -19,7 +19,7 @@ import java.util.function.IntFunction;
  * pages the kernel zeroes lazily; a JVM has no such thing.) So when a table of at least
  * {@link #AHEAD_MIN_CAPACITY} slots comes near a resize, it asks for the arrays here; the allocation runs on
  * one shared daemon thread, and when the resize starts it takes them if they are ready. A grow whose arrays
- * are still being allocated is put off while the table can take more keys ({@link OpenTable#fillLimit}); if
+ * are still being allocated is put off while the table can take more keys ({@link TableSizing#fillLimit}); if
  * they are not ready by then (or were made for another capacity, as when a shrink's target moved), the
  * resize allocates inline as before: the result is the same table either way, only the stall differs.
  *

@@ -20,7 +20,8 @@ import java.util.function.IntFunction;
  * would pass it) and the shrink threshold of 1/10, the load of a table at rest is between 0.1 and 0.75; a
  * lookup probes about 2.5 (hit) to 8.5 (miss) slots at 0.75, 1.5 to 2.5 at 0.5. The one exception is a
  * large table whose grown arrays are still being allocated ahead when it reaches 3/4 (see below): it takes
- * inserts up to 7/8 ({@link #fillLimit}) while they are, probing about 4.5 (hit) to 32 (miss) slots at 7/8.
+ * inserts up to 7/8 ({@link TableSizing#fillLimit}) while they are, probing about 4.5 (hit) to 32 (miss) slots
+ * at 7/8. The thresholds and targets are {@link TableSizing}'s; the probing itself is {@link RowArrays}'s.
  *
  * <h2>Deletion without tombstones</h2>
  * Removing the key in slot {@code i} opens a hole that would cut the probe chains passing through it, so
@@ -208,7 +209,7 @@ abstract class OpenTable {
         }
         final Object[] old = oldRows;
         if (old != null) {
-            final int oldSlot = probe(old, key, hash);
+            final int oldSlot = RowArrays.probe(old, rowShift, key, hash);
             if (oldSlot >= 0) {
                 return oldSlot | OLD_TABLE_HANDLE;
             }
@@ -266,9 +267,10 @@ abstract class OpenTable {
         }
         final Object[] old = oldRows;
         if (old != null && random.nextInt(size) < oldCount) {
-            return randomSlot(old, rehashIndex, slots(old) - rehashIndex, walk) | OLD_TABLE_HANDLE;
+            final int slot = RowArrays.randomSlot(old, rowShift, rehashIndex, slots(old) - rehashIndex, walk, random);
+            return slot | OLD_TABLE_HANDLE;
         }
-        return randomSlot(rows, 0, slots(rows), walk);
+        return RowArrays.randomSlot(rows, rowShift, 0, slots(rows), walk, random);
     }
 
     /**
@@ -405,7 +407,7 @@ abstract class OpenTable {
             return;
         }
         int capacity = MIN_CAPACITY;
-        while (capacity < MAX_CAPACITY && aheadFill(capacity) <= keys) {
+        while (capacity < MAX_CAPACITY && TableSizing.aheadFill(capacity) <= keys) {
             capacity <<= 1;
         }
         if (capacity > slots(rows)) {
@@ -481,15 +483,6 @@ abstract class OpenTable {
     }
 
     /**
-     * One step of a scan (see {@link HomeSlotScan}): reports the keys of one home slot of the smaller table
-     * and, during a resize, of its expansions in the larger one. O(1) expected per home slot visited; hashes
-     * each key of the runs walked. The visitor must not add or remove keys.
-     *
-     * @param cursor  0 to start, then the value returned by the previous call
-     * @param visitor receives handles; a key may be reported by more than one call
-     * @return the next cursor, 0 when the scan is complete
-     */
-    /**
      * The handle of the key at a walk position (the old table's slots first during a resize, then the live
      * table's), or -1 for an empty slot, a tombstone or a position past the end. O(1).
      */
@@ -516,6 +509,15 @@ abstract class OpenTable {
         return slots(rows) + (old != null ? slots(old) : 0);
     }
 
+    /**
+     * One step of a scan (see {@link HomeSlotScan}): reports the keys of one home slot of the smaller table
+     * and, during a resize, of its expansions in the larger one. O(1) expected per home slot visited; hashes
+     * each key of the runs walked. The visitor must not add or remove keys.
+     *
+     * @param cursor  0 to start, then the value returned by the previous call
+     * @param visitor receives handles; a key may be reported by more than one call
+     * @return the next cursor, 0 when the scan is complete
+     */
     final long scanHandles(final long cursor, final HandleVisitor visitor) {
         return size == 0 ? 0 : HomeSlotScan.step(cursor, rows, oldRows, rowShift, hasher, visitor);
     }
@@ -539,25 +541,25 @@ abstract class OpenTable {
         }
         final int mask = slots(live) - 1;
         if (oldRows != null) {
-            final int oldSlot = probe(oldRows, key, hash);
+            final int oldSlot = RowArrays.probe(oldRows, rowShift, key, hash);
             if (oldSlot >= 0) {
                 return oldSlot | OLD_TABLE_HANDLE;
             }
-        } else if (size >= maxFill(mask + 1)) {
+        } else if (size >= TableSizing.maxFill(mask + 1)) {
             if (mask + 1 == MAX_CAPACITY) {
                 throw new IllegalStateException("table is full: size=" + size + ", capacity=" + (mask + 1));
             }
             // While the grown arrays are still being allocated ahead, fill this table past 3/4 (up to
             // fillLimit) rather than allocate them here: the write that starts the grow must not stall.
-            if (size >= fillLimit(mask + 1) || !next.isAllocating((mask + 1) << 1)) {
+            if (size >= TableSizing.fillLimit(mask + 1) || !next.isAllocating((mask + 1) << 1)) {
                 startResize((mask + 1) << 1);
                 live = rows;
             }
-        } else if (size >= aheadFill(mask + 1) && mask + 1 >= NextTable.AHEAD_MIN_CAPACITY
+        } else if (size >= TableSizing.aheadFill(mask + 1) && mask + 1 >= NextTable.AHEAD_MIN_CAPACITY
                 && mask + 1 < MAX_CAPACITY) {
             next.request((mask + 1) << 1, rowShift, columnAllocator);
         }
-        final int slot = freeSlot(live, hash);
+        final int slot = RowArrays.freeSlot(live, rowShift, hash);
         live[slot << rowShift] = key;
         insertedColumns(slot, hash);
         size++;
@@ -587,7 +589,7 @@ abstract class OpenTable {
         size--;
         if ((handle & OLD_TABLE_HANDLE) != 0) {
             final int slot = handle & ~OLD_TABLE_HANDLE;
-            clearRow(oldRows, slot);
+            RowArrays.clearRow(oldRows, slot, rowShift);
             oldRows[slot << rowShift] = TOMBSTONE;
             clearColumns(handle);
             if (--oldCount == 0) {
@@ -614,12 +616,12 @@ abstract class OpenTable {
             final int home = (int) hasher.hash((byte[]) key) & mask;
             // The key may fill the hole unless its home lies cyclically in (hole, next].
             if (((next - home) & mask) >= ((next - hole) & mask)) {
-                copyRow(live, next, live, hole);
+                RowArrays.copyRow(live, next, live, hole, rowShift);
                 moveLiveColumns(next, hole);
                 hole = next;
             }
         }
-        clearRow(live, hole);
+        RowArrays.clearRow(live, hole, rowShift);
         clearColumns(hole);
     }
 
@@ -631,30 +633,12 @@ abstract class OpenTable {
 
     private void migrate(final Object[] old, final int oldSlot, final byte[] key) {
         final Object[] live = rows;
-        final int slot = freeSlot(live, hasher.hash(key));
-        copyRow(old, oldSlot, live, slot);
+        final int slot = RowArrays.freeSlot(live, rowShift, hasher.hash(key));
+        RowArrays.copyRow(old, oldSlot, live, slot, rowShift);
         migrateColumns(oldSlot, slot);
-        clearRow(old, oldSlot);
+        RowArrays.clearRow(old, oldSlot, rowShift);
         old[oldSlot << rowShift] = TOMBSTONE;
         oldCount--;
-    }
-
-    private void copyRow(final Object[] from, final int fromSlot, final Object[] to, final int toSlot) {
-        final int width = 1 << rowShift;
-        final int source = fromSlot << rowShift;
-        final int target = toSlot << rowShift;
-        for (int column = 0; column < width; column++) {
-            to[target + column] = from[source + column];
-        }
-    }
-
-    /** Nulls every reference of a slot, key included, so nothing stays reachable from it. */
-    private void clearRow(final Object[] table, final int slot) {
-        final int width = 1 << rowShift;
-        final int first = slot << rowShift;
-        for (int column = 0; column < width; column++) {
-            table[first + column] = null;
-        }
     }
 
     private void shrinkIfSparse() {
@@ -663,11 +647,11 @@ abstract class OpenTable {
             return;
         }
         if ((long) size * 10 < capacity) {
-            startResize(shrinkCapacity(size));
+            startResize(TableSizing.shrinkCapacity(size));
             return;
         }
         // Under 1/8 full: the shrink comes at 1/10, to the capacity that size will want.
-        final int target = shrinkCapacity((capacity - 1) / 10);
+        final int target = TableSizing.shrinkCapacity((capacity - 1) / 10);
         if (target >= NextTable.AHEAD_MIN_CAPACITY) {
             next.request(target, rowShift, columnAllocator);
         }
@@ -685,10 +669,7 @@ abstract class OpenTable {
         beginColumnResize(ready != null ? ready.columns : newColumns(newCapacity));
         oldCount = size;
         rehashIndex = 0;
-        final int headroom = maxFill(newCapacity) - size;
-        final long bound = Math.max(1, Math.min(headroom, size));
-        final long perWrite = (2L * oldCapacity + bound - 1) / bound;
-        rehashSlotsPerWrite = (int) Math.min(oldCapacity, Math.max(MIN_REHASH_SLOTS_PER_WRITE, perWrite));
+        rehashSlotsPerWrite = TableSizing.rehashSlotsPerWrite(oldCapacity, newCapacity, size);
     }
 
     private void finishResize() {
@@ -715,25 +696,6 @@ abstract class OpenTable {
     }
 
     /**
-     * A random occupied slot of {@code table[from, from + span)}, which holds at least one key: walks at most
-     * {@code walk} slots (wrapping within the span) from each random start.
-     */
-    private int randomSlot(final Object[] table, final int from, final int span, final int walk) {
-        final int end = from + span;
-        while (true) {
-            int slot = from + random.nextInt(span);
-            for (int walked = 0; walked < walk; walked++) {
-                final Object key = table[slot << rowShift];
-                if (key != null && key != TOMBSTONE) {
-                    return slot;
-                }
-                slot = slot + 1 == end ? from : slot + 1;
-            }
-        }
-    }
-
-    /** The slot of {@code key} in {@code table} (skipping tombstones), or -1. */
-    /**
      * The live slot holding {@code key}, or -1: the look-up half of {@link #find}, which a subclass with a
      * faster way to rule slots out overrides (the live table has no tombstones). This one compares the key
      * of every slot from the home of {@code hash} to the first empty one.
@@ -744,62 +706,7 @@ abstract class OpenTable {
      * @return the slot, or -1 if the live table does not hold the key
      */
     int probeLive(final Object[] live, final byte[] key, final long hash) {
-        return probe(live, key, hash);
-    }
-
-    private int probe(final Object[] table, final byte[] key, final long hash) {
-        final int shift = rowShift;
-        final int mask = (table.length >>> shift) - 1;
-        for (int slot = (int) hash & mask; ; slot = (slot + 1) & mask) {
-            final Object stored = table[slot << shift];
-            if (stored == null) {
-                return -1;
-            }
-            if (stored != TOMBSTONE && KeyBytes.equal((byte[]) stored, key)) {
-                return slot;
-            }
-        }
-    }
-
-    /** The first empty slot at or after the home of {@code hash}; the table has no tombstones. */
-    private int freeSlot(final Object[] table, final long hash) {
-        final int shift = rowShift;
-        final int mask = (table.length >>> shift) - 1;
-        int slot = (int) hash & mask;
-        while (table[slot << shift] != null) {
-            slot = (slot + 1) & mask;
-        }
-        return slot;
-    }
-
-    /** Most keys a table of {@code capacity} slots holds: 3/4 of it. */
-    static int maxFill(final int capacity) {
-        return capacity - (capacity >>> 2);
-    }
-
-    /**
-     * Most keys a table of {@code capacity} slots ever holds: {@link #maxFill}, or 7/8 of it for a table of
-     * {@link NextTable#AHEAD_MIN_CAPACITY} slots or more, which may go on filling past 3/4 while the arrays of
-     * its grown table are being allocated ahead.
-     */
-    static int fillLimit(final int capacity) {
-        return capacity >= NextTable.AHEAD_MIN_CAPACITY ? capacity - (capacity >>> 3) : maxFill(capacity);
-    }
-
-    /** The fill at which a large table asks for its grown arrays ahead: 15/16 of {@link #maxFill}. */
-    static int aheadFill(final int capacity) {
-        final int max = maxFill(capacity);
-        return max - (max >>> 4);
-    }
-
-    /** The smallest power of two, at least {@link #MIN_CAPACITY}, holding {@code size} keys at load 3/8 or less. */
-    static int shrinkCapacity(final int size) {
-        final long wanted = ((long) size * 8 + 2) / 3;
-        int capacity = MIN_CAPACITY;
-        while (capacity < wanted) {
-            capacity <<= 1;
-        }
-        return capacity;
+        return RowArrays.probe(live, rowShift, key, hash);
     }
 
     /**

@@ -124,7 +124,7 @@ public final class SlotIndex {
         if (set == null) {
             set = newSet(MIN_CAPACITY);
             sets[slot] = set;
-        } else if (count >= OpenTable.maxFill(set.length)) {
+        } else if (count >= TableSizing.maxFill(set.length)) {
             set = rebuild(slot, set, set.length << 1);
         }
         final int mask = set.length - 1;

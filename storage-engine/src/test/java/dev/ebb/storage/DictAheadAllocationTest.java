@@ -56,7 +56,7 @@ final class DictAheadAllocationTest {
         final KeyModel model = new KeyModel();
         final int capacity = NextTable.AHEAD_MIN_CAPACITY * 2;
         int next = 0;
-        while (table.table.size() <= OpenTable.aheadFill(capacity) || table.table.capacity() < capacity) {
+        while (table.table.size() <= TableSizing.aheadFill(capacity) || table.table.capacity() < capacity) {
             put(table, model, next++);
         }
         table.table.rehashSteps(Integer.MAX_VALUE);
@@ -105,7 +105,7 @@ final class DictAheadAllocationTest {
         try {
             next = fillToThreeQuarters(table, model, capacity);
 
-            while (table.table.size() < OpenTable.fillLimit(capacity)) {
+            while (table.table.size() < TableSizing.fillLimit(capacity)) {
                 put(table, model, next++);
                 assertFalse(table.table.isRehashing(), "grew at " + table.table.size() + " keys");
             }
@@ -175,14 +175,14 @@ final class DictAheadAllocationTest {
      */
     private static int fillToThreeQuarters(final TableUnderTest table, final KeyModel model, final int capacity) {
         int next = 0;
-        while (table.table.capacity() < capacity || table.table.size() < OpenTable.maxFill(capacity)) {
+        while (table.table.capacity() < capacity || table.table.size() < TableSizing.maxFill(capacity)) {
             put(table, model, next++);
             if (table.table.capacity() == capacity) {
                 table.table.rehashSteps(Integer.MAX_VALUE);
             }
         }
         assertFalse(table.table.isRehashing());
-        assertEquals(OpenTable.maxFill(capacity), table.table.size());
+        assertEquals(TableSizing.maxFill(capacity), table.table.size());
         return next;
     }
 

@@ -20,7 +20,7 @@ final class DictRehashTest {
         final TableUnderTest table = DictPropertyTest.subject(kind, 101);
         final KeyModel model = new KeyModel();
         final SplittableRandom random = new SplittableRandom(101);
-        for (int i = 0; i < OpenTable.maxFill(8192); i++) {
+        for (int i = 0; i < TableSizing.maxFill(8192); i++) {
             final byte[] key = KeyFixtures.ascii("key:" + i);
             table.put(key, i);
             model.put(key, i);
@@ -43,7 +43,7 @@ final class DictRehashTest {
         final TableUnderTest table = DictPropertyTest.subject(kind, 102);
         final KeyModel model = new KeyModel();
         final SplittableRandom random = new SplittableRandom(102);
-        final int keys = OpenTable.maxFill(16_384);
+        final int keys = TableSizing.maxFill(16_384);
         for (int i = 0; i < keys; i++) {
             final byte[] key = KeyFixtures.ascii("key:" + i);
             table.put(key, i);
@@ -66,7 +66,7 @@ final class DictRehashTest {
     @Test
     void metaShouldMoveWithItsEntryThroughAGrowAndAShrink() {
         final Dict<String> dict = new Dict<>(103);
-        for (int i = 0; i < OpenTable.maxFill(1024); i++) {
+        for (int i = 0; i < TableSizing.maxFill(1024); i++) {
             dict.put(KeyFixtures.ascii("key:" + i), "v" + i);
             dict.setMetaAt(dict.find(KeyFixtures.ascii("key:" + i)), i * 7);
         }
@@ -83,7 +83,7 @@ final class DictRehashTest {
 
         assertFalse(dict.isRehashing());
         assertTrue(dict.capacity() < 2_048, "shrank to " + dict.capacity());
-        for (int i = 700; i < OpenTable.maxFill(1024); i++) {
+        for (int i = 700; i < TableSizing.maxFill(1024); i++) {
             final int handle = dict.find(KeyFixtures.ascii("key:" + i));
             assertEquals("v" + i, dict.valueAt(handle));
             assertEquals(i * 7, dict.metaAt(handle));
@@ -93,13 +93,13 @@ final class DictRehashTest {
     @Test
     void handlesShouldNameSlotsOfTheOldTableDuringAResize() {
         final Dict<String> dict = new Dict<>(104);
-        for (int i = 0; i <= OpenTable.maxFill(64); i++) {
+        for (int i = 0; i <= TableSizing.maxFill(64); i++) {
             dict.put(KeyFixtures.ascii("key:" + i), "v" + i);
         }
         assertTrue(dict.isRehashing());
 
         int oldHandles = 0;
-        for (int i = 0; i <= OpenTable.maxFill(64); i++) {
+        for (int i = 0; i <= TableSizing.maxFill(64); i++) {
             final int handle = dict.find(KeyFixtures.ascii("key:" + i));
             if (OpenTable.isOldHandle(handle)) {
                 oldHandles++;
@@ -111,7 +111,7 @@ final class DictRehashTest {
 
         assertTrue(oldHandles > 0, "some keys were still in the old table");
         int updated = 0;
-        for (int i = 0; i <= OpenTable.maxFill(64); i++) {
+        for (int i = 0; i <= TableSizing.maxFill(64); i++) {
             final int handle = dict.find(KeyFixtures.ascii("key:" + i));
             if ("updated".equals(dict.valueAt(handle))) {
                 updated++;
@@ -124,7 +124,7 @@ final class DictRehashTest {
     @Test
     void liveTableShouldNeverPassThreeQuartersWhenInsertsFloodAShrink() {
         final LongDict dict = new LongDict(105);
-        final int full = OpenTable.maxFill(32_768);
+        final int full = TableSizing.maxFill(32_768);
         for (int i = 0; i < full; i++) {
             dict.put(KeyFixtures.ascii("key:" + i), i);
         }
@@ -138,7 +138,7 @@ final class DictRehashTest {
         for (int i = 0; i < 60_000; i++) {
             dict.put(KeyFixtures.ascii("new:" + i), i);
 
-            assertTrue(dict.liveCount() <= OpenTable.fillLimit(dict.capacity()),
+            assertTrue(dict.liveCount() <= TableSizing.fillLimit(dict.capacity()),
                 "live table over its fill limit at insert " + i + ": " + dict.liveCount() + " in " + dict.capacity());
         }
         assertEquals(16_384, shrunkCapacity, "3,276 keys fit 16,384 slots at load 3/8 or less");
@@ -170,7 +170,7 @@ final class DictRehashTest {
         assertFalse(dict.isRehashing());
         assertTrue(chunks >= 1 && chunks <= 2_048 / OpenTable.REHASH_CHUNK_SLOTS + 1, "chunks: " + chunks);
         assertEquals(chunks, reads[0], "no clock read after the chunk that finished");
-        for (int i = 0; i <= OpenTable.maxFill(2_048); i++) {
+        for (int i = 0; i <= TableSizing.maxFill(2_048); i++) {
             assertEquals(i, dict.get(KeyFixtures.ascii("key:" + i)));
         }
     }
@@ -217,7 +217,7 @@ final class DictRehashTest {
     private static Dict<Integer> growingDict(final long seed, final int oldCapacity) {
         final Dict<Integer> dict = new Dict<>(seed);
         int i = 0;
-        for (; i < OpenTable.maxFill(oldCapacity); i++) {
+        for (; i < TableSizing.maxFill(oldCapacity); i++) {
             dict.put(KeyFixtures.ascii("key:" + i), i);
             dict.rehashSteps(Integer.MAX_VALUE);
         }

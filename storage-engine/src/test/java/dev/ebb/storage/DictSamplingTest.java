@@ -31,7 +31,7 @@ final class DictSamplingTest {
     void randomKeyShouldNotOverPickAnyKeyMoreThanTwentyTimesUniformAtAnyAllowedLoad(final double load) {
         final int keys = (int) Math.ceil(load * CAPACITY);
         final LongDict dict = tableAtLoad(keys);
-        final int[] picks = new int[OpenTable.maxFill(CAPACITY)];
+        final int[] picks = new int[TableSizing.maxFill(CAPACITY)];
         final int draws = keys * DRAWS_PER_KEY;
 
         for (int i = 0; i < draws; i++) {
@@ -65,7 +65,7 @@ final class DictSamplingTest {
     void fairRandomHandleShouldDrawEveryKeyUniformlyAtAnyAllowedLoad(final double load) {
         final int keys = (int) Math.ceil(load * CAPACITY);
         final LongDict dict = tableAtLoad(keys);
-        final int[] picks = new int[OpenTable.maxFill(CAPACITY)];
+        final int[] picks = new int[TableSizing.maxFill(CAPACITY)];
 
         for (int i = 0; i < keys * DRAWS_PER_KEY; i++) {
             picks[idOf(dict.keyAt(dict.fairRandomHandle()))]++;
@@ -133,7 +133,7 @@ final class DictSamplingTest {
     @Test
     void samplingDuringResizeShouldReturnOnlyPresentKeysFromBothTables() {
         final LongDict dict = new LongDict(3);
-        final int keys = OpenTable.maxFill(8192) + 1;
+        final int keys = TableSizing.maxFill(8192) + 1;
         for (int i = 0; i < keys; i++) {
             dict.put(keyOf(i), i);
         }
@@ -176,7 +176,7 @@ final class DictSamplingTest {
      */
     private static LongDict tableAtLoad(final int keys) {
         final LongDict dict = new LongDict(keys);
-        final int full = OpenTable.maxFill(CAPACITY);
+        final int full = TableSizing.maxFill(CAPACITY);
         for (int id = 0; id < full; id++) {
             dict.put(keyOf(id), id);
         }

@@ -116,7 +116,7 @@ final class DictScanTest {
     @Test
     void fullScanDuringResizeShouldReturnEveryKey() {
         final Dict<Integer> dict = new Dict<>(31);
-        final int keys = OpenTable.maxFill(4096) + 1;
+        final int keys = TableSizing.maxFill(4096) + 1;
         for (int i = 0; i < keys; i++) {
             dict.put(KeyFixtures.ascii("key:" + i), i);
         }

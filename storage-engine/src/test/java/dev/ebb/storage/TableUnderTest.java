@@ -73,12 +73,12 @@ abstract class TableUnderTest {
 
     /**
      * The live table never passes 3/4 (7/8 for a large one waiting for its grown arrays, see
-     * {@link OpenTable#fillLimit}); at rest it is at least 1/10 full (above the minimum capacity).
+     * {@link TableSizing#fillLimit}); at rest it is at least 1/10 full (above the minimum capacity).
      */
     final void assertLoadAndMemoryBounds() {
         final int capacity = table.capacity();
         assertTrue(Integer.bitCount(capacity) == 1 && capacity >= OpenTable.MIN_CAPACITY, "capacity " + capacity);
-        assertTrue(table.liveCount() <= OpenTable.fillLimit(capacity),
+        assertTrue(table.liveCount() <= TableSizing.fillLimit(capacity),
             () -> "live table over its fill limit: " + table.liveCount() + " keys in " + capacity + " slots");
         if (table.isRehashing()) {
             assertTrue(table.memoryBytes() > slotArrayBytes(capacity), "memory during a resize counts both tables");

@@ -68,7 +68,7 @@ class CpuAffinityTest {
 
     @Test
     void eachListPinsItsThreads() throws Exception {
-        assumeTrue(onPath("taskset"), "needs Linux's /proc/thread-self and taskset on the PATH");
+        assumeTrue(SnapshotWriterPriorityTest.onPath("taskset"), "needs Linux's /proc/thread-self and taskset on the PATH");
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two CPUs to tell a pinned thread from others");
         String last = Integer.toString(Runtime.getRuntime().availableProcessors() - 1);
         String conf = "port 0\nsave \"\"\ndir " + dir + "\nappendonly yes\nappendfsync everysec\n"
@@ -92,18 +92,6 @@ class CpuAffinityTest {
             j.configSet("rdb-key-save-delay", "0");
             AofTesting.awaitRewrite(j);
         }
-    }
-
-    private static boolean onPath(String tool) {
-        if (!Files.exists(Path.of("/proc/thread-self"))) {
-            return false;
-        }
-        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!d.isEmpty() && Files.isExecutable(Path.of(d, tool))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

@@ -26,7 +26,8 @@ class SnapshotWriterPriorityTest {
     @TempDir
     Path dir;
 
-    private static boolean onPath(String tool) {
+    /** Whether Linux's /proc/thread-self exists and {@code tool} is an executable on the PATH. */
+    static boolean onPath(String tool) {
         if (!Files.exists(Path.of("/proc/thread-self"))) {
             return false;
         }

@@ -402,11 +402,6 @@ final class SnapshotHandOver implements Runnable {
         if (tid >= 0) {
             WriterPriority.watch(tid, Thread.currentThread().getName(), new WriterPriority.Progress() {
                 @Override
-                public long written() {
-                    return written.get();
-                }
-
-                @Override
                 public boolean keysWaiting() {
                     return !queue.isEmpty();
                 }

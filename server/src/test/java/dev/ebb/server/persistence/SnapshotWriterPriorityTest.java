@@ -141,11 +141,11 @@ class SnapshotWriterPriorityTest {
             lowered.await();
             assertTrue(tids[0] > 0 && tids[1] > 0, "SCHED_IDLE set");
             awaitStat("test-writer-", List.of(WriterPriority.SCHED_IDLE, WriterPriority.SCHED_IDLE), true);
-            // Writer 0 writes nothing while keys wait; writer 1 has finished.
+            // Writer 0 runs not at all (blocked) while keys wait; writer 1 has finished.
             Thread starved = WriterPriority.watch(tids[0], "test-writer-0", progress(false));
             Thread done = WriterPriority.watch(tids[1], "test-writer-1", progress(true));
-            starved.join(WriterPriority.STARVED_MILLIS * 3);
-            done.join(WriterPriority.STARVED_MILLIS);
+            starved.join(WriterPriority.STARVED_SECONDS * 3000L);
+            done.join(3000);
             assertTrue(!starved.isAlive() && !done.isAlive(), "both watches ended");
             assertEquals(List.of(0), policyOfThreads("test-writer-0"), "starved: SCHED_OTHER again");
             assertEquals(List.of(WriterPriority.NICE), niceOfThreads("test-writer-0"), "at the lowered nice value");
@@ -160,11 +160,6 @@ class SnapshotWriterPriorityTest {
 
     private static WriterPriority.Progress progress(boolean finished) {
         return new WriterPriority.Progress() {
-            @Override
-            public long written() {
-                return 7;
-            }
-
             @Override
             public boolean keysWaiting() {
                 return true;

@@ -30,8 +30,10 @@ final class WriterPriority {
     static final int NICE = 10;
     /** {@code SCHED_IDLE}'s number in /proc/PID/task/TID/stat's policy field. */
     static final int SCHED_IDLE = 5;
-    /** A writer that runs less than this, in thousandths of the time, while keys wait for it is starved. */
+    /** A writer that runs less than this, in thousandths of the time, while runnable and while keys wait, is starved. */
     static final long STARVED_RUN_PERMILLE = 50;
+    /** Samples a second of the writer's state ({@code R}: runnable or running, or asleep). */
+    static final int SAMPLES_PER_SECOND = 10;
     /** Seconds in a row a writer may be starved before it gets the ordinary policy back. */
     static final int STARVED_SECONDS = 5;
 
@@ -66,31 +68,48 @@ final class WriterPriority {
     }
 
     /**
-     * A daemon thread beside a {@code SCHED_IDLE} writer: once a second it reads how long the writer ran
-     * (its {@code schedstat}); after {@link #STARVED_SECONDS} seconds in a row in which it ran less than
-     * {@link #STARVED_RUN_PERMILLE} per mille of the time while keys waited for it, it restores the
-     * ordinary policy once and ends. Ends too when the writer finishes. A writer sharing two busy cores
-     * with the loop and its clients still runs 10-25% of the time and stays SCHED_IDLE; one that other
-     * processes leave no CPU at all (a 200k-key save took 7-10 s instead of 0.3 s beside a build) is lifted.
+     * A daemon thread beside a {@code SCHED_IDLE} writer: {@link #SAMPLES_PER_SECOND} times a second it reads
+     * the writer's state, and once a second how long it ran (its {@code schedstat}); a second in which the
+     * writer ran less than {@link #STARVED_RUN_PERMILLE} per mille of the time although it was runnable in
+     * at least half of the samples, while keys waited for it, is a starved second. After {@link
+     * #STARVED_SECONDS} of them in a row the watch restores the ordinary policy once and ends. Ends too
+     * when the writer finishes. A writer sharing two busy cores with the loop and its clients still runs
+     * 10-25% of the time and stays SCHED_IDLE; one that other processes leave no CPU at all (a 200k-key
+     * save took 7-10 s instead of 0.3 s beside a build) is lifted. A writer that runs little because it
+     * sleeps (a slow disk, the {@code rdb-key-save-delay} test knob) is not runnable and is left alone.
+     * (The run-queue wait in {@code schedstat} would say the same, but the kernel adds it up only when
+     * the thread next gets a CPU, which a starved thread seldom does.)
      */
     static Thread watch(long tid, String writerName, Progress progress) {
-        Path schedstat = Path.of("/proc/self/task/" + tid + "/schedstat");
+        Path task = Path.of("/proc/self/task/" + tid);
         Thread t = new Thread(() -> {
-            long lastRun = runNanos(schedstat);
+            long lastRun = runNanos(task);
             long lastTime = System.nanoTime();
             int starved = 0;
+            int runnable = 0;
+            int samples = 0;
             while (!progress.finished() && lastRun >= 0) {
                 try {
-                    Thread.sleep(1000);
+                    Thread.sleep(1000 / SAMPLES_PER_SECOND);
                 } catch (InterruptedException e) {
                     return;
                 }
-                long run = runNanos(schedstat);
-                long now = System.nanoTime();
+                char state = state(task);
+                if (state == 0) {
+                    return;
+                }
+                runnable += state == 'R' ? 1 : 0;
+                if (++samples < SAMPLES_PER_SECOND) {
+                    continue;
+                }
+                long run = runNanos(task);
+                long time = System.nanoTime();
                 boolean starvedNow = run >= 0 && progress.keysWaiting()
-                        && (run - lastRun) * 1000 < (now - lastTime) * STARVED_RUN_PERMILLE;
+                        && starved(run - lastRun, time - lastTime, runnable, samples);
                 lastRun = run;
-                lastTime = now;
+                lastTime = time;
+                runnable = 0;
+                samples = 0;
                 starved = starvedNow ? starved + 1 : 0;
                 if (starved >= STARVED_SECONDS && !progress.finished()) {
                     if (restore(tid)) {
@@ -111,14 +130,33 @@ final class WriterPriority {
         return t;
     }
 
+    /**
+     * Whether a writer that ran {@code run} of {@code elapsed} ns, and was runnable in {@code runnable} of
+     * {@code samples} samples of its state, was starved.
+     */
+    static boolean starved(long run, long elapsed, int runnable, int samples) {
+        return run * 1000 < elapsed * STARVED_RUN_PERMILLE && runnable * 2 >= samples;
+    }
+
     /** The nanoseconds a thread has run (the first field of its schedstat), or -1 when unreadable (gone). */
-    static long runNanos(Path schedstat) {
+    static long runNanos(Path task) {
         try {
-            String text = Files.readString(schedstat).trim();
+            String text = Files.readString(task.resolve("schedstat")).trim();
             int space = text.indexOf(' ');
             return Long.parseLong(space < 0 ? text : text.substring(0, space));
         } catch (IOException | RuntimeException e) {
             return -1;
+        }
+    }
+
+    /** A thread's state letter from its stat ({@code R} runnable, {@code S} / {@code D} asleep), 0 when gone. */
+    static char state(Path task) {
+        try {
+            String stat = Files.readString(task.resolve("stat"));
+            int close = stat.lastIndexOf(')');
+            return close < 0 || close + 2 >= stat.length() ? 0 : stat.charAt(close + 2);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 }

@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ebb.server.EbbServer;
 import dev.ebb.server.config.ServerConfig;
+import dev.ebb.server.util.ThreadPlacement;
 import dev.ebb.storage.Database;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,50 +120,104 @@ class SnapshotWriterPriorityTest {
     }
 
     @Test
-    void starvedWriterShouldGetTheOrdinaryPolicyBackAndAFinishedOneNot() throws Exception {
-        assumeTrue(onPath("renice") && onPath("chrt"), "needs Linux's /proc/thread-self, renice and chrt on the PATH");
+    void starvedMeansRunningLittleWhileRunnable() {
+        long second = 1_000_000_000L;
+        assertTrue(WriterPriority.starved(10_000_000L, second, 10, 10), "runnable, no CPU given");
+        assertTrue(WriterPriority.starved(10_000_000L, second, 5, 10), "runnable half the time");
+        assertTrue(!WriterPriority.starved(10_000_000L, second, 1, 10), "asleep (a slow disk): not starved");
+        assertTrue(!WriterPriority.starved(200_000_000L, second, 10, 10), "runs a fifth of the time");
+        assertTrue(!WriterPriority.starved(0, second, 0, 10), "blocked all the second");
+    }
+
+    /**
+     * Three SCHED_IDLE writers, each with keys waiting: one spins on a CPU that a SCHED_OTHER thread keeps
+     * busy (runnable, never run: lifted), one sleeps (runs as little, but does not wait for a CPU: left
+     * alone however long), and one has finished (left alone).
+     */
+    @Test
+    void starvedWriterShouldGetTheOrdinaryPolicyBackAndASleepingOrFinishedOneNot() throws Exception {
+        assumeTrue(onPath("renice") && onPath("chrt") && onPath("taskset"),
+                "needs Linux's /proc/thread-self, renice, chrt and taskset on the PATH");
         assumeTrue(mayRaisePriority(), "lifting SCHED_IDLE needs CAP_SYS_NICE (root)");
-        java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
-        long[] tids = new long[2];
-        java.util.concurrent.CountDownLatch lowered = new java.util.concurrent.CountDownLatch(2);
-        List<Thread> writers = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
+        String cpu = Integer.toString(firstAllowedCpu());
+        AtomicBoolean end = new AtomicBoolean();
+        AtomicBoolean sleeperDone = new AtomicBoolean();
+        long[] tids = new long[3];
+        boolean[] pinned = new boolean[2];
+        CountDownLatch lowered = new CountDownLatch(3);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
             int n = i;
-            Thread t = new Thread(() -> {
+            threads.add(daemon("test-writer-" + n, () -> {
+                if (n == 0) {
+                    pinned[0] = ThreadPlacement.pinCurrentThread(cpu, "test writer");
+                }
                 tids[n] = WriterPriority.lowerCurrentThread();
                 lowered.countDown();
-                try {
-                    end.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                while (!end.get()) {
+                    if (n != 0) {
+                        LockSupport.parkNanos(10_000_000L);
+                    }
                 }
-            }, "test-writer-" + n);
-            t.setDaemon(true);
-            t.start();
-            writers.add(t);
+            }));
         }
+        CountDownLatch busy = new CountDownLatch(1);
+        threads.add(daemon("test-busy", () -> {
+            pinned[1] = ThreadPlacement.pinCurrentThread(cpu, "test spinner");
+            busy.countDown();
+            while (!end.get()) {
+                Thread.onSpinWait();
+            }
+        }));
         try {
             lowered.await();
-            assertTrue(tids[0] > 0 && tids[1] > 0, "SCHED_IDLE set");
-            awaitStat("test-writer-", List.of(WriterPriority.SCHED_IDLE, WriterPriority.SCHED_IDLE), true);
-            // Writer 0 runs not at all (blocked) while keys wait; writer 1 has finished.
-            Thread starved = WriterPriority.watch(tids[0], "test-writer-0", progress(false));
-            Thread done = WriterPriority.watch(tids[1], "test-writer-1", progress(true));
+            busy.await();
+            assertTrue(pinned[0] && pinned[1], "the spinning writer and the busy thread share CPU " + cpu);
+            assertTrue(tids[0] > 0 && tids[1] > 0 && tids[2] > 0, "SCHED_IDLE set");
+            awaitStat("test-writer-", List.of(WriterPriority.SCHED_IDLE, WriterPriority.SCHED_IDLE,
+                    WriterPriority.SCHED_IDLE), true);
+            Thread starved = WriterPriority.watch(tids[0], "test-writer-0", progress(() -> false));
+            Thread sleeping = WriterPriority.watch(tids[1], "test-writer-1", progress(sleeperDone::get));
+            Thread done = WriterPriority.watch(tids[2], "test-writer-2", progress(() -> true));
             starved.join(WriterPriority.STARVED_SECONDS * 3000L);
             done.join(3000);
-            assertTrue(!starved.isAlive() && !done.isAlive(), "both watches ended");
+            assertTrue(!starved.isAlive() && !done.isAlive(), "those watches ended");
             assertEquals(List.of(0), policyOfThreads("test-writer-0"), "starved: SCHED_OTHER again");
             assertEquals(List.of(WriterPriority.NICE), niceOfThreads("test-writer-0"), "at the lowered nice value");
-            assertEquals(List.of(WriterPriority.SCHED_IDLE), policyOfThreads("test-writer-1"), "finished: left alone");
+            Thread.sleep(2000);
+            assertTrue(sleeping.isAlive(), "the sleeper's watch still watches, " + (WriterPriority.STARVED_SECONDS + 2)
+                    + " s on");
+            assertEquals(List.of(WriterPriority.SCHED_IDLE), policyOfThreads("test-writer-1"), "asleep: left alone");
+            assertEquals(List.of(WriterPriority.SCHED_IDLE), policyOfThreads("test-writer-2"), "finished: left alone");
+            sleeperDone.set(true);
+            sleeping.join(3000);
+            assertTrue(!sleeping.isAlive(), "a watch ends with its writer");
         } finally {
-            end.countDown();
-            for (Thread t : writers) {
+            end.set(true);
+            for (Thread t : threads) {
                 t.join();
             }
         }
     }
 
-    private static WriterPriority.Progress progress(boolean finished) {
+    private static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** The lowest CPU this process may run on (Cpus_allowed_list in /proc/self/status). */
+    private static int firstAllowedCpu() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("Cpus_allowed_list:")) {
+                return ThreadPlacement.parseCpuList(line.substring(18).trim()).nextSetBit(0);
+            }
+        }
+        return 0;
+    }
+
+    private static WriterPriority.Progress progress(BooleanSupplier finished) {
         return new WriterPriority.Progress() {
             @Override
             public boolean keysWaiting() {
@@ -167,7 +226,7 @@ class SnapshotWriterPriorityTest {
 
             @Override
             public boolean finished() {
-                return finished;
+                return finished.getAsBoolean();
             }
         };
     }

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -131,8 +130,8 @@ class SnapshotWriterPriorityTest {
 
     /**
      * Three SCHED_IDLE writers, each with keys waiting: one spins on a CPU that a SCHED_OTHER thread keeps
-     * busy (runnable, never run: lifted), one sleeps (runs as little, but does not wait for a CPU: left
-     * alone however long), and one has finished (left alone).
+     * busy (runnable, never run: lifted), one is blocked (runs as little, but is not runnable: left alone
+     * however long, as a writer waiting on a slow disk), and one has finished (left alone).
      */
     @Test
     void starvedWriterShouldGetTheOrdinaryPolicyBackAndASleepingOrFinishedOneNot() throws Exception {
@@ -141,6 +140,7 @@ class SnapshotWriterPriorityTest {
         assumeTrue(mayRaisePriority(), "lifting SCHED_IDLE needs CAP_SYS_NICE (root)");
         String cpu = Integer.toString(firstAllowedCpu());
         AtomicBoolean end = new AtomicBoolean();
+        CountDownLatch ended = new CountDownLatch(1);
         AtomicBoolean sleeperDone = new AtomicBoolean();
         long[] tids = new long[3];
         boolean[] pinned = new boolean[2];
@@ -154,10 +154,12 @@ class SnapshotWriterPriorityTest {
                 }
                 tids[n] = WriterPriority.lowerCurrentThread();
                 lowered.countDown();
-                while (!end.get()) {
-                    if (n != 0) {
-                        LockSupport.parkNanos(10_000_000L);
+                if (n == 0) {
+                    while (!end.get()) {
+                        Thread.onSpinWait();
                     }
+                } else {
+                    awaitQuietly(ended);
                 }
             }));
         }
@@ -194,9 +196,18 @@ class SnapshotWriterPriorityTest {
             assertTrue(!sleeping.isAlive(), "a watch ends with its writer");
         } finally {
             end.set(true);
+            ended.countDown();
             for (Thread t : threads) {
                 t.join();
             }
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -3,6 +3,7 @@ package dev.ebb.server.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,5 +170,26 @@ class ServerCliTest {
 
         String text = assertInstanceOf(StartupRequest.PrintAndExit.class, request).text();
         assertTrue(text.startsWith("Ebb server v=" + ServerVersion.ebbVersion() + " java="), text);
+    }
+
+    /** The start-up skips picocli unless it has something to do: then picocli would have returned the arguments unchanged. */
+    @Test
+    void argumentsPicocliWouldPassOnUnchangedSkipIt() throws Exception {
+        List<String[]> lines = List.of(new String[] {}, new String[] {"--port", "7000"},
+                new String[] {"ebb.conf", "--save", "", "--help"}, new String[] {"-"}, new String[] {"-", "--port", "1"},
+                new String[] {"--save"}, new String[] {"-x", "1"}, new String[] {"--port=7000"},
+                new String[] {"--loglevel", "--help"}, new String[] {"ebb.conf", "--", "x"}, new String[] {"-"});
+        for (String[] args : lines) {
+            String shown = String.join(" ", args);
+            assertFalse(ServerCli.needsPicocli(args), shown);
+            ServerCli.Picocli parsed = ServerCli.picocli(args);
+            assertNull(parsed.print(), shown);
+            assertEquals(List.of(args), parsed.rest(), "picocli hands back " + shown + " unchanged");
+        }
+        for (String[] args : List.of(new String[] {"-h"}, new String[] {"--version"}, new String[] {"-vh"},
+                new String[] {"-hx"}, new String[] {"--helpful", "1"}, new String[] {"--", "--port", "7000"})) {
+            assertTrue(ServerCli.needsPicocli(args), String.join(" ", args));
+        }
+        assertEquals(7000, start("--", "--port", "7000").port(), "a leading -- is dropped, as before");
     }
 }

@@ -1,5 +1,6 @@
 package dev.ebb.server.config;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,6 +90,12 @@ class DirectivesTest {
                 () -> Directives.indexNames(List.of(first, second)));
 
         assertEquals("duplicate config directive name: name=hz, used by 'hz' and 'speed'", e.getMessage());
+    }
+
+    @Test
+    void everyDefaultOfTheTableIsValidAndReadsBackUnchanged() {
+        assertDoesNotThrow(() -> Directives.checkDefaults(Directives.ALL));
+        assertTrue(Directives.ALL.size() > 100, "the whole table: " + Directives.ALL.size());
     }
 
     @Test

@@ -5,15 +5,23 @@ hashes) whose fields expire within one second, never touch them again, and watch
 reclaim the fields on its own (active expiry only). Meanwhile one client alternates GET of a
 persistent key and HGET of a persistent hash field every millisecond, to see how much the expiry
 work delays ordinary commands.
-usage: field-expiry-storm.py PORT [HASHES [FIELDS_PER_HASH [LEAD_SECONDS]]]   (needs redis-cli on PATH; Redis 7.4+)
+The prober runs in a process of its own, so that the main process's INFO polls (and Python's GIL)
+never hold it up.
+With --control the fields get their TTLs an hour later: the same load, the same prober for the same
+1.05 s, no storm, which measures the floor of this machine and client.
+usage: field-expiry-storm.py [--control] PORT [HASHES [FIELDS_PER_HASH [LEAD_SECONDS]]]   (needs redis-cli on PATH; Redis 7.4+)
 prints: seconds after the last field TTL passed until 50%/90%/99%/100% of the volatile fields were
-reclaimed (INFO expired_subkeys), and GET/HGET latency p50/p99/p99.9/max (ms) during the storm."""
-import socket, subprocess, sys, time, threading
+reclaimed (INFO expired_subkeys), and GET/HGET latency p50/p99/p99.9/max (ms) during the storm, with
+the five slowest samples' times (ms after the first TTL)."""
+import multiprocessing, socket, subprocess, sys, time
 
-port = int(sys.argv[1])
-hashes = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
-per_hash = int(sys.argv[3]) if len(sys.argv) > 3 else 100
-LEAD_S = int(sys.argv[4]) if len(sys.argv) > 4 else 90   # seconds between the start of the load and the TTLs
+args = [a for a in sys.argv[1:] if a != '--control']
+CONTROL = len(args) < len(sys.argv) - 1
+port = int(args[0])
+hashes = int(args[1]) if len(args) > 1 else 10000
+per_hash = int(args[2]) if len(args) > 2 else 100
+LEAD_S = int(args[3]) if len(args) > 3 else 90   # seconds between the start of the load and the TTLs
+CONTROL_SHIFT_MS = 3600 * 1000 if CONTROL else 0
 fields = hashes * per_hash
 persistent = fields
 
@@ -58,7 +66,7 @@ def load_hashes(expire_base_ms):
         for f in range(per_hash):
             groups.setdefault((h * per_hash + f) % 1000, []).append(b'f%03d' % f)
         for ms, names in groups.items():
-            buf += resp(b'HPEXPIREAT', key, expire_base_ms + ms, b'FIELDS', len(names), *names)
+            buf += resp(b'HPEXPIREAT', key, expire_base_ms + ms + CONTROL_SHIFT_MS, b'FIELDS', len(names), *names)
     pipe(buf)
 
 s = socket.create_connection(('127.0.0.1', port)); f = s.makefile('rb')
@@ -81,19 +89,22 @@ if int(q('DBSIZE')) != persistent + 1 + hashes:
     sys.exit('load failed: DBSIZE %s' % q('DBSIZE'))
 if time.time() * 1000 > expire_base:
     sys.exit('load took too long: TTLs passed before it ended')
-while time.time() * 1000 < expire_base: time.sleep(0.01)
-t0 = (expire_base + 1000) / 1000.0   # clock starts when the last TTL has passed
-lat = []; stop = False
-def prober():
+def prober(start_ms, stop, out):
     ps = socket.create_connection(('127.0.0.1', port)); pf = ps.makefile('rb')
     get = resp(b'GET', b'p0000001'); hget = resp(b'HGET', b'ph', b'f')
-    i = 0
-    while not stop:
+    samples = []; i = 0
+    while time.time() * 1000 < start_ms: time.sleep(0.001)
+    while not stop.is_set():
         a = time.perf_counter(); ps.sendall(get if i % 2 == 0 else hget); read_reply(pf)
-        lat.append((time.perf_counter() - a) * 1000); time.sleep(0.001); i += 1
-th = threading.Thread(target=prober); th.start()
+        samples.append(((time.perf_counter() - a) * 1000, time.time() * 1000 - start_ms))
+        time.sleep(0.001); i += 1
+    out.send(samples)
+stop = multiprocessing.Event(); received, sender = multiprocessing.Pipe(duplex=False)
+probe = multiprocessing.Process(target=prober, args=(expire_base, stop, sender)); probe.start()
+while time.time() * 1000 < expire_base: time.sleep(0.01)
+t0 = (expire_base + 1000) / 1000.0   # clock starts when the last TTL has passed
 marks = {}
-while time.time() - t0 < 60:
+while time.time() - t0 < (0.05 if CONTROL else 60):
     gone = subkeys()
     for p in (0.5, 0.9, 0.99, 1.0):
         if p not in marks and gone >= p * fields:
@@ -101,12 +112,15 @@ while time.time() - t0 < 60:
     if 1.0 in marks:
         break
     time.sleep(0.05)
-stop = True; th.join()
+stop.set(); samples = received.recv(); probe.join()
 left = int(q('DBSIZE')) - persistent - 1
-lat.sort()
+lat = sorted(ms for ms, _ in samples)
+slowest = sorted(samples, reverse=True)[:5]
 pct = lambda p: lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float('nan')
-print('%d volatile fields in %d hashes among %d persistent keys; TTLs spread over 1 s' % (fields, hashes, persistent))
+print('%d volatile fields in %d hashes among %d persistent keys; TTLs spread over 1 s%s' % (
+    fields, hashes, persistent, ' (control: an hour later)' if CONTROL else ''))
 print('reclaimed 50%%/90%%/99%%/100%% at: %s s after the last TTL passed (hashes left: %d)' % (
     ' / '.join('%.2f' % marks[p] if p in marks else 'never' for p in (0.5, 0.9, 0.99, 1.0)), left))
 print('GET/HGET latency during storm ms: p50 %.3f p99 %.3f p99.9 %.3f max %.3f (%d samples)' % (
     pct(.5), pct(.99), pct(.999), lat[-1] if lat else float('nan'), len(lat)))
+print('slowest samples (ms at ms after the first TTL): %s' % ', '.join('%.2f at %.0f' % s for s in slowest))

@@ -259,11 +259,6 @@ public final class AppendOnlyFile implements Propagation.Sink {
         }
     }
 
-    /** Whether replies must wait for a write and fsync ({@code appendfsync always} with writes buffered). */
-    public boolean syncBeforeReplies() {
-        return bufLen > 0 && incr != null && config.appendfsync() == AppendFsync.ALWAYS;
-    }
-
     /**
      * Redis's flushAppendOnlyFile, called before the loop sends the replies of a batch (and from
      * the cron): writes the buffer to the incremental file, and with {@code appendfsync always}

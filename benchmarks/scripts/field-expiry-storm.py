@@ -123,4 +123,6 @@ print('reclaimed 50%%/90%%/99%%/100%% at: %s s after the last TTL passed (hashes
     ' / '.join('%.2f' % marks[p] if p in marks else 'never' for p in (0.5, 0.9, 0.99, 1.0)), left))
 print('GET/HGET latency during storm ms: p50 %.3f p99 %.3f p99.9 %.3f max %.3f (%d samples)' % (
     pct(.5), pct(.99), pct(.999), lat[-1] if lat else float('nan'), len(lat)))
-print('slowest samples (ms at ms after the first TTL): %s' % ', '.join('%.2f at %.0f' % s for s in slowest))
+print('slowest samples (ms at ms after the first TTL, %s UTC): %s' % (
+    time.strftime('%H:%M:%S', time.gmtime(expire_base / 1000)) + '.%03d' % (expire_base % 1000),
+    ', '.join('%.2f at %.0f' % s for s in slowest)))

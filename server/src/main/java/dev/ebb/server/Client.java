@@ -129,7 +129,7 @@ public final class Client {
         return server;
     }
 
-    /** Where this client's replies are written; the loop flushes it once per batch. */
+    /** Where this client's replies are written; the loop writes it out once per event-loop turn. */
     public RespWriter reply() {
         return reply;
     }

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The per-connection Netty handler after the RESP decoder. On the loop thread it runs each
- * command as it is decoded and flushes when the read is done; on an IO thread of its own it
+ * command as it is decoded and queues the replies for the turn's write-out when the read is done
+ * ({@link CommandLoop#flush}); on an IO thread of its own it
  * collects the read's commands and hands them to the loop as one batch.
  *
  * <p>Backpressure: when the socket stops accepting bytes (the client does not read), reading from

@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The single thread that owns the keyspace. Connections hand it what they decoded; it runs the
- * commands in arrival order, collects each client's replies in its {@link RespWriter} and flushes
- * them once per batch.
+ * commands in arrival order, collects each client's replies in its {@link RespWriter} and writes
+ * them out once per event-loop turn, after the turn's input ({@link #flush}).
  *
  * <p>With {@code io-threads 1} the loop is the one Netty event loop that also does the IO, so a
  * batch runs inline as it is decoded, exactly like Redis. With more IO threads the loop is a

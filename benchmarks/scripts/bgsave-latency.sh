@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # GET latency while a BGSAVE runs, for variants of Ebb side by side (the A/B behind README's
 # "Persistence" figures).
-#   benchmarks/scripts/bgsave-latency.sh ROUNDS "LABEL|JVM_OPTIONS|SERVER_ARGS" ...
+#   benchmarks/scripts/bgsave-latency.sh ROUNDS "LABEL|JVM_OPTIONS|SERVER_ARGS[|JAR]" ...
 # Starts one Ebb per variant (ports 7410 and up, each `java -XX:+UseParallelGC JVM_OPTIONS -jar ...
 # SERVER_ARGS`), fills each with 10M keys by DEBUG POPULATE (KEYS to change), warms it with 300,000
 # GETs, then ROUNDS times, variant after variant: BGSAVE, and 0.3 s later
 # `redis-benchmark -c 50 -n 400000 -r KEYS -t get`; prints p50/p95/p99/max and rps, and the BGSAVE's
-# seconds. Example: writer pinned away from the loop against the default:
+# seconds. JAR (default the built server) compares two builds. Example: writer pinned away from the
+# loop against the default:
 #   benchmarks/scripts/bgsave-latency.sh 3 "free||" "pinned||--server_cpulist 0 --bgsave_cpulist 1"
 # Stops only the servers it started, by pid. Needs bash, redis-cli, redis-benchmark, java.
 set -euo pipefail
@@ -19,10 +20,10 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -r
 trap cleanup EXIT
 i=0
 for spec in "$@"; do
-  IFS='|' read -r label jvm args <<< "$spec"
+  IFS='|' read -r label jvm args jar <<< "$spec"
   port=$((7410 + i)); dir=$(mktemp -d /tmp/bgsave-latency.XXXX)
   # shellcheck disable=SC2086
-  EBB_RELAUNCH=no java -XX:+UseParallelGC $jvm -jar "$ebb_jar" --port "$port" --dir "$dir" --save '' \
+  EBB_RELAUNCH=no java -XX:+UseParallelGC $jvm -jar "${jar:-$ebb_jar}" --port "$port" --dir "$dir" --save '' \
     --enable-debug-command yes $args > "$dir/server.log" 2>&1 &
   pids+=($!); ports+=("$port"); labels+=("$label"); dirs+=("$dir")
   until "$cli" -p "$port" ping 2>/dev/null | grep -q PONG; do sleep 0.1; done

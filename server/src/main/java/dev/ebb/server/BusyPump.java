@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * loop's flush, which would also offer the expire cycle a turn: no key may expire under a running
  * script), so writability, output-buffer limits and close-after-reply apply as usual. The decoder and handler run as usual, {@link Server#call} sees
  * the busy script and answers through {@link #callWhileBusy}: {@code -BUSY} for everything except
- * commands flagged {@code allow_busy} (SCRIPT KILL, SHUTDOWN NOSAVE); replies are flushed at once.
+ * commands flagged {@code allow_busy} (SCRIPT KILL, SHUTDOWN NOSAVE); replies are flushed at once,
+ * and so is what waited for the write-out of the turn in which the script began.
  * The script's own caller is not read (its next commands wait for the script's reply). Reading
  * behind Netty's back is safe because it happens on the channel's own event-loop thread; Netty's
  * edge-triggered read afterwards simply finds the socket empty.
@@ -77,6 +78,10 @@ public final class BusyPump {
                 server.loop().writeNow(c);
             }
         }
+        // What waits for the turn's write-out (the replies of clients served in the same turn
+        // before the script's caller, messages its batch published) goes out now, the AOF first,
+        // as Redis's processEventsWhileBlocked runs beforeSleep's writes.
+        server.loop().flushPendingWrites();
     }
 
     /** Accepts the connections waiting on {@code listener} and registers them, as its event loop would. */

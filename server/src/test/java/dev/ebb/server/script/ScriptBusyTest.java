@@ -148,6 +148,48 @@ class ScriptBusyTest {
         }
     }
 
+    @Test
+    void aMessagePublishedInTheScriptsBatchShouldReachItsSubscriberWhileTheScriptRuns() throws Exception {
+        try (java.net.Socket subscriber = new java.net.Socket(ebb.host(), ebb.port());
+                java.net.Socket caller = new java.net.Socket(ebb.host(), ebb.port());
+                Jedis other = new Jedis(ebb.host(), ebb.port(), 20_000)) {
+            other.ping();
+            subscriber.setSoTimeout(10_000);
+            caller.setSoTimeout(20_000);
+            subscriber.getOutputStream().write(resp("SUBSCRIBE", "busy-ch"));
+            assertEquals("*3\r\n$9\r\nsubscribe\r\n$7\r\nbusy-ch\r\n:1\r\n", read(subscriber, 36));
+
+            // One write: the PUBLISH queues the message for the turn's write-out, then the script
+            // holds the loop. Redis 7.2.4 delivers it once the script is past busy-reply-threshold.
+            byte[] publish = resp("PUBLISH", "busy-ch", "m");
+            byte[] eval = resp("EVAL", LOOP, "0");
+            byte[] both = java.util.Arrays.copyOf(publish, publish.length + eval.length);
+            System.arraycopy(eval, 0, both, publish.length, eval.length);
+            caller.getOutputStream().write(both);
+
+            String message;
+            try {
+                message = read(subscriber, 37);
+            } finally {
+                assertEquals("OK", other.scriptKill());
+            }
+            assertEquals("*3\r\n$7\r\nmessage\r\n$7\r\nbusy-ch\r\n$1\r\nm\r\n", message);
+            assertEquals(":1\r\n-ERR Script killed by user", read(caller, 30));
+        }
+    }
+
+    private static byte[] resp(String... args) {
+        StringBuilder out = new StringBuilder("*").append(args.length).append("\r\n");
+        for (String a : args) {
+            out.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
+        }
+        return out.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static String read(java.net.Socket socket, int bytes) throws java.io.IOException {
+        return new String(socket.getInputStream().readNBytes(bytes), java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
     /** Polls with GET until the server answers -BUSY (the script is past its threshold). */
     private static JedisDataException awaitBusy(Jedis j) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

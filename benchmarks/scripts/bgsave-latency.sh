@@ -7,8 +7,8 @@
 # GETs, then ROUNDS times, variant after variant (in reverse order every other round, so that no
 # variant always follows another's BGSAVE): BGSAVE, and 0.3 s later
 # `redis-benchmark -c 50 -n 400000 -r KEYS -t get`; prints p50/p95/p99/max and rps, and the BGSAVE's
-# seconds, then each variant's median p99 and the p99s in order. JAR (default the built server) compares two builds. Example: writer pinned away from the
-# loop against the default:
+# seconds, then each variant's median p99 and the p99s in order. JAR (default the built server)
+# compares two builds. Example: writer pinned away from the loop against the default:
 #   benchmarks/scripts/bgsave-latency.sh 3 "free||" "pinned||--server_cpulist 0 --bgsave_cpulist 1"
 # Stops only the servers it started, by pid. Needs bash, redis-cli, redis-benchmark, java.
 set -euo pipefail

@@ -228,21 +228,27 @@ public final class ServerCommands {
     }
 
     /**
-     * DEBUG RELOAD [NOSAVE]: saves the RDB file (unless NOSAVE), then replaces the dataset with the
-     * file's, as Redis's (its MERGE and NOFLUSH options are not offered: Ebb always loads into fresh
-     * databases).
+     * DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE], as Redis's: saves the RDB file (unless NOSAVE), then
+     * replaces the dataset with the file's; NOFLUSH adds the file's keys to the dataset instead, and
+     * MERGE lets a key of the file replace one that exists (see {@code Persistence.debugReload}).
      */
     private static void debugReload(Client c, byte[][] argv) {
         boolean save = true;
+        boolean merge = false;
+        boolean noflush = false;
         for (int i = 2; i < argv.length; i++) {
             if (Arguments.is(argv[i], "nosave")) {
                 save = false;
+            } else if (Arguments.is(argv[i], "merge")) {
+                merge = true;
+            } else if (Arguments.is(argv[i], "noflush")) {
+                noflush = true;
             } else {
-                c.reply().error("ERR DEBUG RELOAD only supports the NOSAVE option.");
+                c.reply().error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
                 return;
             }
         }
-        String error = c.server().persistence().debugReload(save);
+        String error = c.server().persistence().debugReload(save, merge, noflush);
         if (error == null) {
             c.reply().ok();
         } else {

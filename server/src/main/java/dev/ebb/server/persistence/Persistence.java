@@ -16,6 +16,7 @@ import dev.ebb.storage.rdb.RdbReader;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -491,26 +492,61 @@ public final class Persistence {
     }
 
     /**
-     * DEBUG RELOAD: saves (unless {@code save} is false), then replaces the dataset with the file's, on
-     * the loop.
+     * DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE], on the loop: saves (unless {@code save} is false), then
+     * replaces the dataset with the file's or, with {@code noflush}, adds the file's keys to it. A key the
+     * dataset holds already replaces the stored one with {@code merge}; without it the reload is refused
+     * and nothing changes (Redis panics on such a duplicate; Ebb reads the whole file into fresh databases
+     * first, so a bad file or a duplicate never leaves the dataset half loaded).
      *
      * @return null on success, else the error to reply (Redis's: a bare {@code ERR} when the save fails)
      */
-    public String debugReload(boolean save) {
+    public String debugReload(boolean save, boolean merge, boolean noflush) {
         if (save && !save()) {
             return "ERR";
         }
         killBgsave();
         try {
             Database[] fresh = freshDatabases();
-            RdbLoad result = read(rdbPath(), fresh, server.nowMs());
-            install(fresh, result);
+            boolean keepExpired = !server.config().replicaof().isEmpty();
+            RdbLoad result = read(rdbPath(), fresh, server.nowMs(), keepExpired, merge);
+            if (!noflush) {
+                install(fresh, result);
+            } else if (!merge && reportDuplicate(fresh)) {
+                return LOAD_ERROR;
+            } else {
+                server.scripting().functions().restore(result.functions(),
+                        merge ? Functions.RestorePolicy.REPLACE : Functions.RestorePolicy.APPEND);
+                RdbLoad added = read(rdbPath(), databases(), server.nowMs(), keepExpired, merge);
+                lastLoadKeysLoaded = added.loaded();
+                lastLoadKeysExpired = added.expired();
+            }
         } catch (IOException | FunctionException e) {
             LOG.warn("Error trying to load the RDB dump: {}", e.getMessage());
-            return "ERR Error trying to load the RDB dump, check server logs.";
+            return LOAD_ERROR;
         }
         LOG.info("DB reloaded by DEBUG RELOAD");
         return null;
+    }
+
+    private static final String LOAD_ERROR = "ERR Error trying to load the RDB dump, check server logs.";
+
+    /** Logs, as Redis does, the first key of {@code loaded} the live databases hold too; whether there is one. */
+    private boolean reportDuplicate(Database[] loaded) {
+        Database[] live = databases();
+        for (int db = 0; db < loaded.length; db++) {
+            byte[][] found = new byte[1][];
+            Database target = live[db];
+            loaded[db].forEachKey((key, value) -> {
+                if (found[0] == null && target.hasEntry(key)) {
+                    found[0] = key;
+                }
+            });
+            if (found[0] != null) {
+                LOG.warn("RDB has duplicated key '{}' in DB {}", new String(found[0], StandardCharsets.ISO_8859_1), db);
+                return true;
+            }
+        }
+        return false;
     }
 
     private RdbLoad read(Path path, Database[] fresh, long nowMs) throws IOException {
@@ -518,9 +554,17 @@ public final class Persistence {
     }
 
     private RdbLoad read(Path path, Database[] fresh, long nowMs, boolean keepExpired) throws IOException {
-        RdbLoad visitor = new RdbLoad(fresh, nowMs, server.config().keyLoadDelay(), Files.size(path));
+        return read(path, fresh, nowMs, keepExpired, false);
+    }
+
+    private RdbLoad read(Path path, Database[] target, long nowMs, boolean keepExpired, boolean replaceDuplicates)
+            throws IOException {
+        RdbLoad visitor = new RdbLoad(target, nowMs, server.config().keyLoadDelay(), Files.size(path));
         if (keepExpired) {
             visitor.keepExpired();
+        }
+        if (replaceDuplicates) {
+            visitor.replaceDuplicates();
         }
         RdbReader reader = new RdbReader(limits(server.config()), server.config().rdbChecksum(), nowMs);
         try (InputStream in = new RdbLoad.CountingInput(new BufferedInputStream(Files.newInputStream(path), 1 << 16),

@@ -33,6 +33,7 @@ final class RdbLoad implements RdbVisitor {
     private long expired;
     private final java.util.List<byte[]> functions = new java.util.ArrayList<>();
     private boolean keepExpired;
+    private boolean replaceDuplicates;
     private String replId;
     private long replOffset = -1;
     private int replStreamDb;
@@ -49,6 +50,12 @@ final class RdbLoad implements RdbVisitor {
     /** Keeps keys whose time has passed, as Redis's rdbLoad does on a replica (its primary deletes them). */
     RdbLoad keepExpired() {
         keepExpired = true;
+        return this;
+    }
+
+    /** A key of the file that the target holds already replaces it (DEBUG RELOAD NOFLUSH MERGE), instead of failing the load. */
+    RdbLoad replaceDuplicates() {
+        replaceDuplicates = true;
         return this;
     }
 
@@ -135,6 +142,9 @@ final class RdbLoad implements RdbVisitor {
             return;
         }
         Database d = target[db];
+        if (replaceDuplicates && d.hasEntry(key)) {
+            d.delete(key);
+        }
         if (!d.tryAdd(key, value, nowMs)) {
             String printable = new String(key, StandardCharsets.ISO_8859_1);
             LOG.warn("RDB has duplicated key '{}' in DB {}", printable, db);

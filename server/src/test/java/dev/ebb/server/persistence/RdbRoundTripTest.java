@@ -104,6 +104,81 @@ class RdbRoundTripTest {
         }
     }
 
+    static Object debug(Jedis j, String... args) {
+        Object reply = j.sendCommand(() -> "DEBUG".getBytes(java.nio.charset.StandardCharsets.US_ASCII), args);
+        return reply instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : reply;
+    }
+
+    /** As redis-server 7.2.4: the file's keys are added, a duplicate takes the file's value and TTL, the rest stay. */
+    @Test
+    void debugReloadNoflushMergeShouldAddTheFilesKeysAndLetThemReplaceDuplicates() throws Exception {
+        try (EbbServer ebb = start("enable-debug-command yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            j.set("a", "1");
+            j.setex("b", 1000, "2");
+            assertEquals("OK", j.save());
+            j.set("a", "changed");
+            j.persist("b");
+            j.set("c", "3");
+
+            assertEquals("OK", debug(j, "RELOAD", "NOFLUSH", "MERGE", "NOSAVE"));
+
+            assertEquals(List.of("1", "2", "3"), j.mget("a", "b", "c"));
+            assertTrue(j.ttl("b") > 990, "b has the file's TTL again");
+            assertEquals(3, j.dbSize());
+        }
+    }
+
+    @Test
+    void debugReloadNoflushShouldAddTheFilesKeysToTheDataset() throws Exception {
+        try (EbbServer ebb = start("enable-debug-command yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            j.set("a", "1");
+            assertEquals("OK", j.save());
+            j.del("a");
+            j.set("e", "5");
+
+            assertEquals("OK", debug(j, "RELOAD", "NOFLUSH", "NOSAVE"));
+
+            assertEquals(List.of("1", "5"), j.mget("a", "e"));
+        }
+    }
+
+    /** Redis panics on the duplicate; Ebb refuses the reload and changes nothing. */
+    @Test
+    void debugReloadNoflushWithoutMergeShouldRefuseADuplicateAndLeaveTheDatasetAlone() throws Exception {
+        try (EbbServer ebb = start("enable-debug-command yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            j.set("a", "1");
+            j.set("z", "file only");
+            assertEquals("OK", j.save());
+            j.set("a", "2");
+            j.del("z");
+            j.set("d", "4");
+
+            JedisDataException e = org.junit.jupiter.api.Assertions.assertThrows(JedisDataException.class,
+                    () -> debug(j, "RELOAD", "NOFLUSH", "NOSAVE"));
+
+            assertEquals("ERR Error trying to load the RDB dump, check server logs.", e.getMessage());
+            assertEquals(List.of("2", "4"), j.mget("a", "d"));
+            assertFalse(j.exists("z"));
+            assertEquals(2, j.dbSize());
+        }
+    }
+
+    @Test
+    void debugReloadMergeAloneShouldReplaceTheDatasetAndAnUnknownOptionBeRefused() throws Exception {
+        try (EbbServer ebb = start("enable-debug-command yes"); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            j.set("a", "1");
+            assertEquals("OK", j.save());
+            j.set("c", "3");
+
+            assertEquals("OK", debug(j, "RELOAD", "MERGE", "NOSAVE"));
+            assertEquals(List.of("a"), new ArrayList<>(j.keys("*")));
+
+            JedisDataException e = org.junit.jupiter.api.Assertions.assertThrows(JedisDataException.class,
+                    () -> debug(j, "RELOAD", "FOO"));
+            assertEquals("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.", e.getMessage());
+        }
+    }
+
     @Test
     void bgsaveAndRestartShouldKeepEverything() throws Exception {
         Map<String, String> before;

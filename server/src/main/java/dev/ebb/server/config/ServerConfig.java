@@ -299,7 +299,7 @@ public final class ServerConfig {
         return value(Directives.BGSAVE_CPULIST);
     }
 
-    /** {@code rdb-del-sync-files}: delete RDB files made only for replication (Ebb makes none: no replication yet). */
+    /** {@code rdb-del-sync-files}: delete RDB files made only for replication, when no persistence would keep them. */
     public boolean rdbDelSyncFiles() {
         return value(Directives.RDB_DEL_SYNC_FILES);
     }

@@ -68,6 +68,8 @@ public final class Persistence {
     private SnapshotHandOver bgsave;
     /** Whether the running save writes to the replicas' sockets (diskless) rather than to a file. */
     private boolean bgsaveToStream;
+    /** {@code dump.rdb} was last written for a disk-based full sync ({@code rdb-del-sync-files}). */
+    private boolean rdbGeneratedByReplication;
     /** Told how the running save ended when replication started it (Redis's replicationHandleBgsaveEnd). */
     private java.util.function.Consumer<IOException> replicationDone;
     private long bgsaveStartMs;
@@ -263,6 +265,7 @@ public final class Persistence {
                 config.rdbKeySaveDelay(), failure -> backgroundSaveDone(started[0], failure));
         bgsave = started[0];
         bgsaveToStream = stream != null;
+        rdbGeneratedByReplication |= stream == null;
         replicationDone = done;
         bgsaveStartMs = nowMs;
         saves++;
@@ -453,6 +456,10 @@ public final class Persistence {
                         onFailed.accept("Failed loading library: " + e.getMessage());
                         return;
                     }
+                    if (server.config().rdbDelSyncFiles() && allPersistenceDisabled()) {
+                        LOG.info("Removing the RDB file obtained from the master. This replica has persistence disabled");
+                        deleteQuietly(path);
+                    }
                     onLoaded.run();
                 });
             } catch (IOException | RuntimeException e) {
@@ -464,6 +471,37 @@ public final class Persistence {
         }, "ebb-sync-load");
         t.setDaemon(true);
         t.start();
+    }
+
+    /** Whether neither save points nor the AOF would keep {@code dump.rdb} (Redis's allPersistenceDisabled). */
+    private boolean allPersistenceDisabled() {
+        return server.config().save().isEmpty() && !server.config().appendonly();
+    }
+
+    /**
+     * {@code rdb-del-sync-files}, a primary's side (Redis's removeRDBUsedToSyncReplicas, from the replication
+     * cron and when a sync ends): deletes {@code dump.rdb} when only a disk-based full sync wrote it, no
+     * persistence would keep it, and no replica waits for it ({@code feeding}).
+     */
+    public void removeRdbUsedToSyncReplicas(boolean feeding) {
+        if (!server.config().rdbDelSyncFiles()) {
+            rdbGeneratedByReplication = false;
+            return;
+        }
+        if (!rdbGeneratedByReplication || feeding || !allPersistenceDisabled() || !Files.exists(rdbPath())) {
+            return;
+        }
+        rdbGeneratedByReplication = false;
+        LOG.info("Removing the RDB file used to feed replicas in a persistence-less instance");
+        deleteQuietly(rdbPath());
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            LOG.warn("Could not delete {}: {}", path, e.getMessage());
+        }
     }
 
     /** The {@code repl-id} of the file loaded at start-up, or null: a replica restarted from it may PSYNC. */

@@ -214,6 +214,17 @@ public final class ReplicationPrimary {
         link.client.setFlag(Client.FLAG_IDLE_TIMEOUT_EXEMPT, true);
     }
 
+    /** Whether a replica waits for a snapshot or receives one (Redis keeps the sync's RDB file for it). */
+    private boolean feedingReplicas() {
+        for (ReplicaLink link : replicas) {
+            if (link.state == ReplicaLink.State.WAIT_BGSAVE_START || link.state == ReplicaLink.State.WAIT_BGSAVE_END
+                    || link.state == ReplicaLink.State.SEND_BULK) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code link} would get a diskless snapshot. */
     private boolean disklessFor(ReplicaLink link) {
         return link.capaEof && (server.config().replication().replDisklessSync() || link.rdbOnly);
@@ -331,6 +342,7 @@ public final class ReplicationPrimary {
             return;
         }
         lastCronSecond = second;
+        server.persistence().removeRdbUsedToSyncReplicas(feedingReplicas());
         ServerConfig config = server.config();
         // No PING while a cluster manual failover holds writes: the replica waits for the exact offset.
         boolean manualFailover = server.clusterEnabled() && server.cluster().gossip().failover().inProgress()

@@ -31,22 +31,26 @@ final class AofLoader {
     /** Redis's AOF_ANNOTATION_LINE_MAX_LEN: the longest line fgets reads in one go. */
     private static final int LINE_MAX = 1024;
 
-    /** Loads an RDB-format base file into the databases. */
+    /** Loads an RDB-format base file (or a Redis 6 AOF's RDB preamble) into the databases. */
     interface RdbLoader {
-        void load(Path file) throws IOException;
+        /** @return the bytes the RDB took, up to and including its checksum: commands may follow */
+        long load(Path file) throws IOException;
     }
 
     /** What came of loading. */
     enum Result { OK, TRUNCATED, EMPTY, NOT_EXIST }
 
     private final Path dir;
+    /** {@code appendfilename}: a file of that name is a Redis 6 single-file AOF moved in by the upgrade. */
+    private final String appendFileName;
     private final ReplayClient replay;
     private final boolean loadTruncated;
     private final RdbLoader rdbLoader;
     private long commands;
 
-    AofLoader(Path dir, ReplayClient replay, boolean loadTruncated, RdbLoader rdbLoader) {
+    AofLoader(Path dir, String appendFileName, ReplayClient replay, boolean loadTruncated, RdbLoader rdbLoader) {
         this.dir = dir;
+        this.appendFileName = appendFileName;
         this.replay = replay;
         this.loadTruncated = loadTruncated;
         this.rdbLoader = rdbLoader;
@@ -109,8 +113,12 @@ final class AofLoader {
             }
             Reader in = new Reader(new BufferedInputStream(raw, 1 << 16));
             if (startsWithRdb(path)) {
-                loadRdbBase(path, name);
-                return Result.OK;
+                // As Redis, commands after the RDB are replayed: a Redis 6 AOF is an RDB preamble and its tail.
+                boolean oldStyle = name.equals(appendFileName);
+                in.skip(loadRdbBase(path, name, oldStyle));
+                if (oldStyle) {
+                    LOG.info("Reading the remaining AOF tail...");
+                }
             }
             return replay(in, path, name, lastFile);
         } catch (IOException e) {
@@ -125,17 +133,18 @@ final class AofLoader {
         }
     }
 
-    private void loadRdbBase(Path path, String name) throws AofException, IOException {
-        LOG.info("Reading RDB base file on AOF loading...");
+    /** @return the bytes the RDB took */
+    private long loadRdbBase(Path path, String name, boolean oldStyle) throws AofException, IOException {
+        LOG.info(oldStyle ? "Reading RDB preamble from AOF file..." : "Reading RDB base file on AOF loading...");
         if (rdbLoader == null) {
             throw new AofException("Error reading the RDB base file " + name
                     + ", AOF loading aborted: this build of Ebb cannot read RDB files");
         }
         try {
-            rdbLoader.load(path);
+            return rdbLoader.load(path);
         } catch (IOException e) {
-            throw new AofException("Error reading the RDB base file " + name + ", AOF loading aborted: "
-                    + e.getMessage());
+            throw new AofException((oldStyle ? "Error reading the RDB preamble of the AOF file " : "Error reading the "
+                    + "RDB base file ") + name + ", AOF loading aborted: " + e.getMessage());
         }
     }
 
@@ -282,6 +291,12 @@ final class AofLoader {
                 }
             }
             return n == 0 ? -1 : n;
+        }
+
+        /** Skips {@code n} bytes (the file has them). */
+        void skip(long n) throws IOException {
+            in.skipNBytes(n);
+            position += n;
         }
 
         /** Exactly {@code len} bytes, or null if the file ends first. */

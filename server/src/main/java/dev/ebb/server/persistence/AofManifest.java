@@ -9,6 +9,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Redis 7's AOF manifest ({@code <appendfilename>.manifest} in {@code appenddirname}): which
@@ -24,6 +26,7 @@ import java.util.List;
  * as Redis duplicates its manifest.
  */
 public final class AofManifest {
+    private static final Logger LOG = LoggerFactory.getLogger(AofManifest.class);
     /** One line of the manifest. */
     public record Entry(String name, long seq, char type) {
     }
@@ -58,6 +61,49 @@ public final class AofManifest {
 
     public List<Entry> history() {
         return history;
+    }
+
+    /**
+     * Redis 7's upgrade path (loadAppendOnlyFiles and aofUpgradePrepare), before an AOF is loaded: an
+     * {@code appendfilename} in {@code dataDir} is a Redis 6 (or older) single-file AOF when {@code aofDir}
+     * does not exist, its manifest names no file, or the manifest names only that file as its base and
+     * {@code aofDir} lacks it (an upgrade interrupted after the manifest was written). The file moves into
+     * {@code aofDir} as base number 1 of a new manifest, persisted first, and is then loaded like any base
+     * (RDB preamble or commands).
+     *
+     * @param current the manifest read from {@code aofDir}, or null
+     * @return the manifest to load: {@code current}, or the upgrade's
+     * @throws AofException with Redis's text when the directory, the manifest or the move fails
+     */
+    static AofManifest upgradeOldStyleFile(Path dataDir, Path aofDir, String appendFileName, AofManifest current)
+            throws AofException {
+        Path old = dataDir.resolve(appendFileName);
+        if (!Files.isRegularFile(old)) {
+            return current;
+        }
+        boolean interrupted = current != null && current.incrs.isEmpty() && current.base != null
+                && current.base.name().equals(appendFileName) && !Files.exists(aofDir.resolve(appendFileName));
+        if (Files.isDirectory(aofDir) && current != null && !current.isEmpty() && !interrupted) {
+            return current;
+        }
+        try {
+            Files.createDirectories(aofDir);
+        } catch (IOException e) {
+            throw new AofException("Can't open or create append-only dir " + aofDir.getFileName() + ": "
+                    + e.getMessage());
+        }
+        AofManifest upgraded = new AofManifest(appendFileName);
+        upgraded.base = new Entry(appendFileName, 1, BASE);
+        upgraded.baseSeq = 1;
+        try {
+            upgraded.persist(aofDir);
+            Files.move(old, aofDir.resolve(appendFileName), StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new AofException("Error trying to rename the existing AOF to the AOF directory: " + e.getMessage());
+        }
+        LOG.info("Successfully migrated an old-style AOF file ({}) into the AOF directory ({}).", appendFileName,
+                aofDir.getFileName());
+        return upgraded;
     }
 
     /** Whether the manifest names no base and no incremental file (a first start). */

@@ -121,8 +121,9 @@ public final class AppendOnlyFile implements Propagation.Sink {
         if (!config.appendonly()) {
             return;
         }
+        manifest = AofManifest.upgradeOldStyleFile(config.dir(), dir, fileName, manifest);
         long start = System.nanoTime();
-        AofLoader loader = new AofLoader(dir, new ReplayClient(server), config.aofLoadTruncated(),
+        AofLoader loader = new AofLoader(dir, fileName, new ReplayClient(server), config.aofLoadTruncated(),
                 path -> RdbBase.load(server, path));
         AofLoader.Result result = loader.loadAll(manifest);
         loadedCommands = loader.commands();

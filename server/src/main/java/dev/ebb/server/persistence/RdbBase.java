@@ -26,8 +26,12 @@ final class RdbBase {
     private RdbBase() {
     }
 
-    /** Loads the RDB file {@code path} into {@code server}'s databases. */
-    static void load(Server server, Path path) throws IOException {
+    /**
+     * Loads the RDB at the start of {@code path} into {@code server}'s databases.
+     *
+     * @return the bytes the RDB took: a Redis 6 AOF has commands after its RDB preamble
+     */
+    static long load(Server server, Path path) throws IOException {
         ServerConfig config = server.config();
         RdbLimits limits = new RdbLimits(config.hashMaxListpackEntries(), config.hashMaxListpackValue(),
                 config.setMaxIntsetEntries(), config.setMaxListpackEntries(), config.setMaxListpackValue(),
@@ -35,8 +39,9 @@ final class RdbBase {
                 config.listCompressDepth());
         long now = server.nowMs();
         List<byte[]> functions = new ArrayList<>();
+        long consumed;
         try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 1 << 16)) {
-            new RdbReader(limits, true).read(in, new RdbVisitor() {
+            consumed = new RdbReader(limits, true).read(in, new RdbVisitor() {
                 @Override
                 public void function(byte[] code) {
                     functions.add(code);
@@ -62,5 +67,6 @@ final class RdbBase {
         } catch (FunctionException e) {
             throw new RdbException("Failed loading library: " + e.getMessage());
         }
+        return consumed;
     }
 }

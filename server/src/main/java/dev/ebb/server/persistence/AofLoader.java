@@ -149,8 +149,9 @@ final class AofLoader {
     }
 
     private Result replay(Reader in, Path path, String name, boolean lastFile) throws IOException, AofException {
-        long validUpTo = 0;
-        long validBeforeMulti = 0;
+        // After an RDB part the file is valid up to where the commands start: a cut never reaches into it.
+        long validUpTo = in.position();
+        long validBeforeMulti = validUpTo;
         byte[] line = new byte[LINE_MAX];
         while (true) {
             int n = in.line(line);

@@ -81,6 +81,29 @@ class AofUpgradeTest {
         assertTrue(Files.exists(dir.resolve("appendonlydir/appendonly.aof")));
     }
 
+    /** With aof-load-truncated yes, a cut command after the RDB preamble is dropped and the preamble kept. */
+    @Test
+    void aTruncatedTailShouldBeCutAfterThePreambleNotInIt() throws Exception {
+        Path made = Files.createDirectories(dir.resolve("made"));
+        try (EbbServer ebb = start(made, "save \"\""); Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            j.set("kept", "yes");
+            assertEquals("OK", j.save());
+        }
+        byte[] rdb = Files.readAllBytes(made.resolve("dump.rdb"));
+        byte[] cut = "*3\r\n$3\r\nSET\r\n$1\r\na".getBytes(StandardCharsets.US_ASCII);
+        byte[] file = new byte[rdb.length + cut.length];
+        System.arraycopy(rdb, 0, file, 0, rdb.length);
+        System.arraycopy(cut, 0, file, rdb.length, cut.length);
+        Files.write(dir.resolve("appendonly.aof"), file);
+
+        try (EbbServer ebb = start(dir, "appendonly yes", "aof-load-truncated yes", "save \"\"");
+                Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            assertEquals("yes", j.get("kept"));
+            assertEquals(null, j.get("a"));
+        }
+        assertEquals(rdb.length, Files.size(dir.resolve("appendonlydir/appendonly.aof")), "cut where the commands start");
+    }
+
     /** Without appendonly the file is left where it is, as Redis leaves it. */
     @Test
     void withAppendonlyOffTheOldFileShouldStayAndNotLoad() throws Exception {

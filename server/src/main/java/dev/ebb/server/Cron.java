@@ -27,6 +27,8 @@ final class Cron {
     private boolean fastOffersPending;
     /** The engine's expire-cycle time when the current slow cycle began, for its latency event. */
     private long slowCycleStartCpuNanos;
+    /** A {@link #continueExpiry} task is scheduled: one chain of slow-cycle slices at a time. */
+    private boolean expirySlicesPending;
     private ScheduledFuture<?> task;
     private int scheduledHz;
 
@@ -81,11 +83,21 @@ final class Cron {
         if (!rehashPending) {
             continueRehash();
         }
-        server.expireCycle().beginSlow();
-        slowCycleStartCpuNanos = server.expireCycle().expireCycleCpuNanos();
-        // The first slice runs after the I/O that arrived meanwhile, not straight after the
-        // housekeeping above: a command waits behind one of the two, never both.
-        loop.executor().schedule(continueExpiry, 0, TimeUnit.NANOSECONDS);
+        ActiveExpireCycle cycle = server.expireCycle();
+        if (cycle.inProgress()) {
+            // The last slow cycle's slices did not all run before this tick (a busy loop or machine):
+            // beginSlow cuts it, so its time is recorded here or never.
+            recordExpireCycle(cycle.expireCycleCpuNanos() - slowCycleStartCpuNanos);
+        }
+        cycle.beginSlow();
+        slowCycleStartCpuNanos = cycle.expireCycleCpuNanos();
+        if (!expirySlicesPending) {
+            expirySlicesPending = true;
+            // The first slice runs after the I/O that arrived meanwhile, not straight after the
+            // housekeeping above: a command waits behind one of the two, never both. A cut cycle's
+            // chain of slices goes on with the new cycle instead of a second chain beside it.
+            loop.executor().schedule(continueExpiry, 0, TimeUnit.NANOSECONDS);
+        }
     }
 
     /** Soft output-buffer limits are timed, so every client is checked once per tick. */
@@ -112,6 +124,7 @@ final class Cron {
      * at most one slice behind expiry work, where Redis makes it wait for the whole cycle.
      */
     private void continueExpiry() {
+        expirySlicesPending = false;
         ActiveExpireCycle cycle = server.expireCycle();
         // CLIENT PAUSE holds active expiry (the cycle ends without work).
         server.tick();
@@ -125,6 +138,7 @@ final class Cron {
             // Not execute(): Netty's event loop drains tasks queued while it runs tasks before it
             // polls IO again, so the whole cycle would run back to back. A zero-delay scheduled
             // task is only picked up on the loop's next turn, after the pending IO.
+            expirySlicesPending = true;
             loop.executor().schedule(continueExpiry, 0, TimeUnit.NANOSECONDS);
         } else {
             scheduleFastCycles();

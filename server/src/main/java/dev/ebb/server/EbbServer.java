@@ -59,6 +59,8 @@ public final class EbbServer implements AutoCloseable {
     private final int tlsPort;
     private final ServerTls tls;
     private volatile boolean closing;
+    /** A SHUTDOWN arrived while the append-only file loaded: the server stops without having served. */
+    private boolean stoppedWhileLoading;
     private volatile int exitCode;
     private volatile java.util.concurrent.ScheduledFuture<?> clusterCron;
 
@@ -87,7 +89,6 @@ public final class EbbServer implements AutoCloseable {
         config.onChange("client-query-buffer-limit",
                 () -> limits.clientQueryBufferLimit(config.clientQueryBufferLimit()));
 
-        startAof(server);
         ServerBootstrap plain = bootstrap(config, epoll, server, limits, null);
         int plainPort = config.port();
         int tlsPort = config.tlsPort();
@@ -115,6 +116,10 @@ public final class EbbServer implements AutoCloseable {
         loop.run(() -> server.listeners(java.util.List.copyOf(listeners)));
         if (config.cluster().clusterEnabled()) {
             startCluster(server, plainPort == 0);
+        }
+        if (!startAof(server)) {
+            stoppedWhileLoading = true;
+            return;
         }
         // As Redis: the RDB file loads once the listeners are up (clients meanwhile get -LOADING), unless
         // appendonly is on: then the append-only file, loaded above, is the data set and dump.rdb is not read.
@@ -201,21 +206,24 @@ public final class EbbServer implements AutoCloseable {
     }
 
     /**
-     * Loads the append-only file (with appendonly yes) on the loop before the server listens, and
-     * follows CONFIG SET appendonly. A file that cannot be loaded stops the start, as Redis exits.
+     * Loads the append-only file (with appendonly yes) on the loop once the server listens (as Redis: the
+     * clients meanwhile get {@code -LOADING}), and follows CONFIG SET appendonly. A file that cannot be loaded
+     * stops the start, as Redis exits; so does a SHUTDOWN during the load (then the server is stopping and
+     * this returns false).
      */
-    private void startAof(Server server) throws InterruptedException {
+    private boolean startAof(Server server) throws InterruptedException {
         AppendOnlyFile aof = server.aof();
+        boolean loaded;
         try {
-            loop.executor().submit(() -> {
-                aof.startUp();
-                return null;
-            }).get();
+            loaded = loop.executor().submit(aof::startUp).get();
         } catch (java.util.concurrent.ExecutionException e) {
             closeNow();
             Throwable cause = e.getCause();
             LOG.error("{}", cause.getMessage());
             throw new IllegalStateException(cause.getMessage(), cause);
+        }
+        if (!loaded) {
+            return false;
         }
         config.onChange("appendonly", changed -> {
             if (!config.appendonly()) {
@@ -229,9 +237,13 @@ public final class EbbServer implements AutoCloseable {
                 throw new ConfigApplyException(e.getMessage());
             }
         });
+        return true;
     }
 
-    /** Starts a server with {@code config}; returns once it is listening. */
+    /**
+     * Starts a server with {@code config}; returns once it is listening and, with appendonly yes, once the
+     * append-only file has loaded (other clients get {@code -LOADING} meanwhile).
+     */
     public static EbbServer start(ServerConfig config) {
         return start(config, System::currentTimeMillis);
     }
@@ -338,6 +350,11 @@ public final class EbbServer implements AutoCloseable {
      * The process exit status once stopped: 0, or 1 if the RDB file could not be loaded at start-up
      * (the server then stops on its own, as Redis exits, rather than serve without its data).
      */
+    /** Whether a SHUTDOWN during the append-only file's load stopped the server before it served. */
+    public boolean stoppedWhileLoading() {
+        return stoppedWhileLoading;
+    }
+
     public int exitCode() {
         return exitCode;
     }

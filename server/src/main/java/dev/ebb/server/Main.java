@@ -81,9 +81,11 @@ public final class Main {
         }
         long pid = ProcessHandle.current().pid();
         writePidFile(config, pid, log);
-        log.info("Ebb {} started (Redis {} compatible): port {}, pid {}, config {}", ServerVersion.ebbVersion(),
-                Server.REDIS_VERSION, server.port(), pid,
-                config.configFile().map(Path::toString).orElse("none (defaults)"));
+        if (!server.stoppedWhileLoading()) {
+            log.info("Ebb {} started (Redis {} compatible): port {}, pid {}, config {}", ServerVersion.ebbVersion(),
+                    Server.REDIS_VERSION, server.port(), pid,
+                    config.configFile().map(Path::toString).orElse("none (defaults)"));
+        }
         signals.attach(server);
         AtomicBoolean finished = new AtomicBoolean();
         // Exits that bypass SHUTDOWN and the signal handlers (SIGHUP, a handler the JVM would not give up).

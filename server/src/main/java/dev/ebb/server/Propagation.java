@@ -176,6 +176,20 @@ public final class Propagation {
         }
     }
 
+    /**
+     * Runs {@code task} with nothing collected, the running command's own argv kept out too: DEBUG LOADAOF
+     * replaying the AOF into the databases it came from (Redis resets {@code server.dirty} for it).
+     */
+    public <T> T suspended(java.util.function.Supplier<T> task) {
+        prevent();
+        active = false;
+        try {
+            return task.get();
+        } finally {
+            active = !sinks.isEmpty();
+        }
+    }
+
     /** Adds an operation to the current unit (Redis's alsoPropagate); sent at once outside any command. */
     public void also(int db, byte[]... argv) {
         if (!active) {

@@ -789,6 +789,14 @@ public final class Server {
 
     /** SHUTDOWN: stops the server after the current command. */
     public void shutdown() {
+        shutdownRequested = true;
         shutdownAction.run();
+    }
+
+    private boolean shutdownRequested;
+
+    /** Whether SHUTDOWN has gone through: a load in progress on the loop must stop. Loop thread only. */
+    public boolean shutdownRequested() {
+        return shutdownRequested;
     }
 }

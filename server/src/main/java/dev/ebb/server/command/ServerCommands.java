@@ -206,6 +206,8 @@ public final class ServerCommands {
     static void debug(Client c, byte[][] argv) {
         if (Arguments.is(argv[1], "help") && argv.length == 2) {
             CommandDocs.replyHelp(c, "DEBUG",
+                    "LOADAOF",
+                    "    Flush the AOF buffers on disk and reload the AOF in memory.",
                     "POPULATE <count> [<prefix>] [<size>]",
                     "    Create <count> string keys named key:<num>. If <prefix> is specified then",
                     "    it is used instead of the 'key' prefix. These are not propagated to",
@@ -220,6 +222,13 @@ public final class ServerCommands {
             debugSleep(c, argv[2]);
         } else if (Arguments.is(argv[1], "reload")) {
             debugReload(c, argv);
+        } else if (Arguments.is(argv[1], "loadaof")) {
+            String error = c.server().aof().debugLoad(c);
+            if (error == null) {
+                c.reply().ok();
+            } else {
+                c.reply().error(error);
+            }
         } else if (Arguments.is(argv[1], "populate") && argv.length >= 3 && argv.length <= 5) {
             debugPopulate(c, argv);
         } else {

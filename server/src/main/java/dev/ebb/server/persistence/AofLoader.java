@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * {@code aof-load-truncated} is yes; otherwise loading fails. Failures carry Redis's log text.
  * A base in RDB format (starting with {@code REDIS}) goes to the {@link RdbLoader} given.
  *
- * <p>Runs on the command loop thread before the server accepts clients.
+ * <p>Runs on the command loop thread; after each command the {@link LoadingPump} may serve the other
+ * clients (with {@code -LOADING}).
  */
 final class AofLoader {
     private static final Logger LOG = LoggerFactory.getLogger(AofLoader.class);
@@ -46,14 +47,42 @@ final class AofLoader {
     private final ReplayClient replay;
     private final boolean loadTruncated;
     private final RdbLoader rdbLoader;
+    private final LoadingPump pump;
     private long commands;
+    /** Bytes of the files already loaded, before the current one. */
+    private long doneBytes;
 
-    AofLoader(Path dir, String appendFileName, ReplayClient replay, boolean loadTruncated, RdbLoader rdbLoader) {
+    AofLoader(Path dir, String appendFileName, ReplayClient replay, boolean loadTruncated, RdbLoader rdbLoader,
+            LoadingPump pump) {
         this.dir = dir;
         this.appendFileName = appendFileName;
         this.replay = replay;
         this.loadTruncated = loadTruncated;
         this.rdbLoader = rdbLoader;
+        this.pump = pump;
+    }
+
+    /** The total size of the files {@code manifest} names (the size INFO reports as loading), 0 if none. */
+    long totalBytes(AofManifest manifest) throws AofException {
+        long total = 0;
+        for (AofManifest.Entry e : files(manifest)) {
+            try {
+                total += Files.size(dir.resolve(e.name()));
+            } catch (IOException ex) {
+                throw new AofException("Unable to obtain the AOF file " + e.name() + " length. stat: "
+                        + (ex instanceof NoSuchFileException ? "No such file or directory" : ex.getMessage()));
+            }
+        }
+        return total;
+    }
+
+    private static List<AofManifest.Entry> files(AofManifest manifest) {
+        List<AofManifest.Entry> files = new ArrayList<>();
+        if (manifest.base() != null) {
+            files.add(manifest.base());
+        }
+        files.addAll(manifest.incrs());
+        return files;
     }
 
     /** Commands replayed so far. */
@@ -66,21 +95,8 @@ final class AofLoader {
         if (manifest == null || manifest.isEmpty()) {
             return Result.NOT_EXIST;
         }
-        List<AofManifest.Entry> files = new ArrayList<>();
-        if (manifest.base() != null) {
-            files.add(manifest.base());
-        }
-        files.addAll(manifest.incrs());
-        long total = 0;
-        for (AofManifest.Entry e : files) {
-            try {
-                total += Files.size(dir.resolve(e.name()));
-            } catch (IOException ex) {
-                throw new AofException("Unable to obtain the AOF file " + e.name() + " length. stat: "
-                        + (ex instanceof NoSuchFileException ? "No such file or directory" : ex.getMessage()));
-            }
-        }
-        if (total == 0) {
+        List<AofManifest.Entry> files = files(manifest);
+        if (totalBytes(manifest) == 0) {
             return Result.EMPTY;
         }
         Result result = Result.OK;
@@ -96,8 +112,17 @@ final class AofLoader {
             if (r == Result.TRUNCATED) {
                 result = Result.TRUNCATED;
             }
+            doneBytes += size(e.name());
         }
         return result;
+    }
+
+    private long size(String name) {
+        try {
+            return Files.size(dir.resolve(name));
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** Redis's loadSingleAppendOnlyFile for {@code dir/name}. */
@@ -202,6 +227,7 @@ final class AofLoader {
             }
             commands++;
             validUpTo = in.position();
+            pump.step(doneBytes + validUpTo);
         }
         if (replay.inMulti()) {
             LOG.warn("Revert incomplete MULTI/EXEC transaction in AOF file {}", name);

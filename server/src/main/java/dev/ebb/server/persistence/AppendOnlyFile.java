@@ -1,5 +1,6 @@
 package dev.ebb.server.persistence;
 
+import dev.ebb.server.Client;
 import dev.ebb.server.Propagation;
 import dev.ebb.server.ReplayClient;
 import dev.ebb.server.Server;
@@ -94,12 +95,14 @@ public final class AppendOnlyFile implements Propagation.Sink {
     private long lastRewriteTimeSec = -1;
     private long lastCowBytes;
     private final RewriteLimit limit = new RewriteLimit();
+    private final AofLoading loading;
 
     public AppendOnlyFile(Server server) {
         this.server = server;
         this.config = server.config();
         this.dir = config.dir().resolve(config.appenddirname());
         this.fileName = config.appendfilename();
+        this.loading = new AofLoading(server, dir, fileName);
     }
 
     /** Whether appendonly is on (the AOF is being written, or its first base is). */
@@ -112,26 +115,33 @@ public final class AppendOnlyFile implements Propagation.Sink {
     /**
      * Redis's start-up sequence: reads the manifest if there is one; with appendonly yes loads the
      * files it names, then creates a base if there is none yet, opens the last incremental file
-     * (or a new one) for appending and persists the manifest.
+     * (or a new one) for appending and persists the manifest. Runs on the loop once the server
+     * listens: meanwhile the other clients are answered {@code -LOADING} ({@link LoadingPump}).
      *
+     * @return false if a SHUTDOWN ended the load (the server is stopping)
      * @throws AofException with Redis's text if a file cannot be read or created; the server must not start
      */
-    public void startUp() throws AofException {
+    public boolean startUp() throws AofException {
         manifest = AofManifest.load(dir, fileName);
         if (!config.appendonly()) {
-            return;
+            return true;
         }
         manifest = AofManifest.upgradeOldStyleFile(config.dir(), dir, fileName, manifest);
         long start = System.nanoTime();
-        AofLoader loader = new AofLoader(dir, fileName, new ReplayClient(server), config.aofLoadTruncated(),
-                path -> RdbBase.load(server, path));
-        AofLoader.Result result = loader.loadAll(manifest);
-        loadedCommands = loader.commands();
+        AofLoader.Result result;
+        try {
+            result = loading.load(manifest, null);
+            loadedCommands = loading.commands();
+        } catch (LoadingPump.Interrupted e) {
+            LOG.warn("Loading the append only file stopped by SHUTDOWN");
+            return false;
+        }
         if (result != AofLoader.Result.NOT_EXIST) {
             LOG.info("DB loaded from append only file: {} seconds",
                     String.format("%.3f", (System.nanoTime() - start) / 1e9));
         }
         openOnStart();
+        return true;
     }
 
     private void openOnStart() throws AofException {
@@ -329,6 +339,34 @@ public final class AppendOnlyFile implements Propagation.Sink {
     }
 
     /**
+     * DEBUG LOADAOF: what the AOF buffer holds is written and fsynced (unless appendonly is off; then the
+     * manifest is read again from disk), the history files are deleted, nothing is propagated (neither the
+     * replayed commands nor DEBUG LOADAOF itself), and the databases replaced by what its files hold
+     * ({@link AofLoading#debugLoad}).
+     *
+     * @return null, or the error to reply
+     */
+    public String debugLoad(Client caller) {
+        if (state != State.OFF) {
+            // The manifest in memory is the one on disk (persisted at every change), and a rewrite may hold it.
+            beforeReplies();
+            AofChannels.force(incr);
+        } else {
+            try {
+                manifest = AofManifest.load(dir, fileName);
+            } catch (AofException e) {
+                LOG.warn("{}", e.getMessage());
+                return AofLoading.DEBUG_LOAD_ERROR;
+            }
+        }
+        if (manifest != null) {
+            deleteHistory();
+        }
+        AofManifest files = manifest;
+        return server.propagation().suspended(() -> loading.debugLoad(files, caller));
+    }
+
+    /**
      * Cron work, as Redis's serverCron: writes what expiries buffered; then, with no BGSAVE or rewrite
      * running, starts a scheduled rewrite, or an automatic one when the file has grown enough.
      */
@@ -422,7 +460,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
             }
         } catch (IOException e) {
             LOG.warn("Can't open the append-only file {}: {}", name, RdbFiles.reason(e));
-            closeQuietly(ch);
+            AofChannels.closeQuietly(ch);
             return false;
         }
         LOG.info("Creating AOF incr file {} on background rewrite", name);
@@ -430,7 +468,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
         useForWrites(ch);
         if (old != null) {
             // As Redis's aof_background_fsync_and_close: everysec may fsync late, always already has.
-            fsyncThread.execute(() -> forceAndClose(old));
+            fsyncThread.execute(() -> AofChannels.forceAndClose(old));
         }
         if (next != null) {
             manifest = next;
@@ -548,7 +586,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
         FileChannel ch = incr;
         incr = null;
         fsyncTarget = null;
-        closeQuietly(ch);
+        AofChannels.closeQuietly(ch);
         deleteQuietly(dir.resolve(tempIncrName()));
     }
 
@@ -661,7 +699,7 @@ public final class AppendOnlyFile implements Propagation.Sink {
         }
         beforeReplies();
         killRewrite();
-        forceAndClose(incr);
+        AofChannels.forceAndClose(incr);
         detach();
     }
 
@@ -761,29 +799,6 @@ public final class AppendOnlyFile implements Propagation.Sink {
             Files.deleteIfExists(path);
         } catch (IOException e) {
             LOG.warn("Could not delete {}: {}", path.getFileName(), e.getMessage());
-        }
-    }
-
-    private static void forceAndClose(FileChannel ch) {
-        if (ch == null) {
-            return;
-        }
-        try {
-            ch.force(false);
-        } catch (IOException e) {
-            LOG.warn("Fail to fsync the AOF file: {}", e.getMessage());
-        }
-        closeQuietly(ch);
-    }
-
-    private static void closeQuietly(FileChannel ch) {
-        if (ch == null) {
-            return;
-        }
-        try {
-            ch.close();
-        } catch (IOException e) {
-            LOG.debug("close failed: {}", e.toString());
         }
     }
 }

@@ -159,8 +159,15 @@ final class RdbLoad implements RdbVisitor {
         loaded++;
     }
 
-    /** Redis's debugDelay: a pause of that many microseconds, or, negative, of 1 us once every -n calls. */
     private void delay() throws IOException {
+        debugDelay(keyLoadDelayMicros, random);
+    }
+
+    /**
+     * Redis's debugDelay for {@code key-load-delay}: a pause of that many microseconds, or, negative, of 1 us once
+     * every -n calls.
+     */
+    static void debugDelay(int keyLoadDelayMicros, java.util.SplittableRandom random) throws IOException {
         long micros = keyLoadDelayMicros > 0 ? keyLoadDelayMicros
                 : random.nextInt(-(long) keyLoadDelayMicros > Integer.MAX_VALUE ? Integer.MAX_VALUE
                         : -keyLoadDelayMicros) == 0 ? 1 : 0;

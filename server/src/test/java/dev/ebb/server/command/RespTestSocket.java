@@ -41,7 +41,7 @@ public final class RespTestSocket implements Closeable {
     }
 
     /** Sends {@code args} as one multibulk command. */
-    void send(String... args) throws IOException {
+    public void send(String... args) throws IOException {
         StringBuilder sb = new StringBuilder().append('*').append(args.length).append("\r\n");
         for (String arg : args) {
             byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);

@@ -3,6 +3,7 @@ package dev.ebb.server.persistence;
 import dev.ebb.server.Client;
 import dev.ebb.server.ReplayClient;
 import dev.ebb.server.Server;
+import dev.ebb.storage.Database;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,7 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Loading the append-only file into the databases on the command loop, at start-up and for DEBUG LOADAOF
  * (Redis's loadAppendOnlyFiles with the loading state around it): while the files replay, the other clients
- * are served through a {@link LoadingPump} and answered {@code -LOADING}, and INFO reports the progress.
+ * are served through a {@link LoadingPump} and answered {@code -LOADING}, INFO reports the progress, and no key
+ * expires.
  * Loop thread only.
  */
 final class AofLoading {
@@ -47,9 +49,14 @@ final class AofLoading {
             return loader.loadAll(manifest);
         }
         server.persistence().beginLoading(loader.totalBytes(manifest));
+        // Nothing expires while loading (Redis's keyIsExpired when server.loading): a command of the file ran
+        // on the key as it was then, and must run on it again, not on a key lazy expiry has just deleted.
+        Database.ExpiryMode mode = server.db(0).expiryMode();
+        server.expiryMode(Database.ExpiryMode.KEEP);
         try {
             return loader.loadAll(manifest);
         } finally {
+            server.expiryMode(mode);
             commands = loader.commands();
             server.persistence().endLoading();
         }

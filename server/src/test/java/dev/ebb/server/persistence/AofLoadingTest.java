@@ -23,7 +23,7 @@ import redis.clients.jedis.Jedis;
 
 /**
  * The append-only file loads once the server listens, as in Redis: meanwhile commands are answered
- * {@code -LOADING} (INFO reports the progress), a SHUTDOWN stops the load and the server, and DEBUG
+ * {@code -LOADING} (INFO reports the progress), no key expires, a SHUTDOWN stops the load and the server, and DEBUG
  * LOADAOF replaces the dataset with what the files hold. Replies and behaviour as redis-server 7.2.4's,
  * checked by hand against it ({@code debug loadaof} after {@code config set appendonly no}, on a server
  * that never had an AOF). {@code key-load-delay} slows the RDB base down so that the load is seen.
@@ -184,6 +184,35 @@ class AofLoadingTest {
             assertTrue(System.nanoTime() < deadline, "DEBUG LOADAOF never answered -LOADING");
             Thread.sleep(2);
         }
+    }
+
+    /**
+     * A command of the file ran on the key as it was then: nothing expires during the replay (Redis's keyIsExpired
+     * while loading). redis-server 7.2.4 loads this file with {@code k} gone and {@code k2} = v, persistent.
+     */
+    @Test
+    void keysWhoseTimePassedShouldNotExpireWhileTheAofReplays() throws Exception {
+        Path aofDir = Files.createDirectories(dir.resolve("appendonlydir"));
+        Files.writeString(aofDir.resolve("appendonly.aof.manifest"), "file appendonly.aof.1.incr.aof seq 1 type i\n");
+        String past = Long.toString(System.currentTimeMillis() - 5000);
+        Files.writeString(aofDir.resolve("appendonly.aof.1.incr.aof"), resp("SELECT", "0")
+                + resp("SET", "k", "5", "PXAT", past) + resp("INCR", "k")
+                + resp("SET", "k2", "v", "PXAT", past) + resp("PERSIST", "k2"), StandardCharsets.ISO_8859_1);
+
+        try (EbbServer ebb = AofTesting.start(dir, "appendonly yes");
+                Jedis j = new Jedis("127.0.0.1", ebb.port())) {
+            assertNull(j.get("k"), "INCR ran on the old value, whose time has passed: not a new key 1");
+            assertEquals("v", j.get("k2"));
+            assertEquals(-1, j.ttl("k2"));
+        }
+    }
+
+    private static String resp(String... args) {
+        StringBuilder sb = new StringBuilder().append('*').append(args.length).append("\r\n");
+        for (String a : args) {
+            sb.append('$').append(a.length()).append("\r\n").append(a).append("\r\n");
+        }
+        return sb.toString();
     }
 
     @Test

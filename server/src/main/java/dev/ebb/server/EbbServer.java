@@ -346,15 +346,15 @@ public final class EbbServer implements AutoCloseable {
         }
     }
 
-    /**
-     * The process exit status once stopped: 0, or 1 if the RDB file could not be loaded at start-up
-     * (the server then stops on its own, as Redis exits, rather than serve without its data).
-     */
     /** Whether a SHUTDOWN during the append-only file's load stopped the server before it served. */
     public boolean stoppedWhileLoading() {
         return stoppedWhileLoading;
     }
 
+    /**
+     * The process exit status once stopped: 0, or 1 if the RDB file could not be loaded at start-up
+     * (the server then stops on its own, as Redis exits, rather than serve without its data).
+     */
     public int exitCode() {
         return exitCode;
     }

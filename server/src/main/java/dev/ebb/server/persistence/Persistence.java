@@ -379,8 +379,8 @@ public final class Persistence {
     }
 
     /**
-     * The append-only file starts loading on the loop ({@link AppendOnlyFile}): commands get {@code -LOADING}
-     * and INFO reports the progress until {@link #endLoading}.
+     * A load starts (the RDB file at start-up or from a primary, or the append-only file on the loop): commands
+     * get {@code -LOADING} and INFO reports the progress until the load ends.
      */
     void beginLoading(long totalBytes) {
         loadingStartSeconds = server.nowMs() / 1000;
@@ -410,14 +410,13 @@ public final class Persistence {
             return;
         }
         long nowMs = server.nowMs();
-        loading = true;
-        loadingStartSeconds = nowMs / 1000;
+        long size;
         try {
-            loadingTotalBytes = Files.size(path);
+            size = Files.size(path);
         } catch (IOException e) {
-            loadingTotalBytes = 0;
+            size = 0;
         }
-        loadedBytes.set(0);
+        beginLoading(size);
         Thread t = new Thread(() -> {
             long startNanos = System.nanoTime();
             try {
@@ -456,19 +455,18 @@ public final class Persistence {
     public void loadSyncPayload(Path received, Runnable onLoaded, java.util.function.Consumer<String> onFailed) {
         Path path = rdbPath();
         long nowMs = server.nowMs();
+        long size;
         try {
             Files.move(received, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            loadingTotalBytes = Files.size(path);
+            size = Files.size(path);
         } catch (IOException e) {
             onFailed.accept("Failed trying to rename the temp DB into " + path.getFileName()
                     + " in MASTER <-> REPLICA synchronization: " + RdbFiles.reason(e));
             return;
         }
         killBgsave();
-        loading = true;
-        loadingStartSeconds = nowMs / 1000;
-        loadedBytes.set(0);
+        beginLoading(size);
         LOG.info("MASTER <-> REPLICA sync: Loading DB in memory");
         Thread t = new Thread(() -> {
             try {

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * JVM's defaults.
  *
  * <p><b>Why a child JVM.</b> A JVM picks its maximum heap at start (a quarter of the machine's memory, 6 GB on a
- * 24 GB host) and its initial heap (1/64 of it, 377 MB) below which it never shrinks; neither can change later, and
+ * 24 GB host) and its initial heap (1/64 of it, 377 MB); neither can change later, and
  * a jar's manifest cannot carry JVM options. The flags HotSpot lets a running JVM change
  * ({@code HotSpotDiagnosticMXBean.setVMOption}: {@code MinHeapFreeRatio}, {@code MaxHeapFreeRatio},
  * {@code G1PeriodicGCInterval}, {@code SoftMaxHeapSize} which only ZGC honours in JDK 17) move the heap inside

@@ -67,6 +67,7 @@ public final class Main {
             log.warn("The supervising ebb-server process has exited; shutting down");
             System.exit(1);
         });
+        G1Trim.enableInThisProcess();
         EbbServer server;
         try {
             server = EbbServer.start(config);

@@ -56,7 +56,8 @@ import javax.management.NotificationEmitter;
  *       the heap that is left and gets null, to refuse with OOM, instead of an OutOfMemoryError.
  *       The server turns any OutOfMemoryError a command still raises into the same OOM reply
  *       ({@link Server#execute}), keeping the connection and the loop.</li>
- *   <li><b>Giving memory back</b> when {@code used_memory} falls by half or more ({@link MemoryReturn}).</li>
+ *   <li><b>Giving memory back</b> when {@code used_memory} falls by half or more, and under G1 once a load that
+ *       grew the heap is over ({@link MemoryReturn}).</li>
  * </ul>
  *
  * <p>Costs per command with a limit set: O(databases) to sum {@code used_memory}, plus the evictions
@@ -170,7 +171,7 @@ public final class MemoryGuard {
         refreshHeapState();
         long used = Evictor.usedMemory(dbs);
         server.stats().observeUsedMemory(used);
-        memoryReturn.cron(used, server.nowMs());
+        memoryReturn.cron(used, server.stats().totalCommandsProcessed(), server.nowMs());
         long limit = server.config().maxmemory();
         if (limit > 0) {
             evict(limit);

@@ -28,7 +28,8 @@ import redis.clients.jedis.Pipeline;
 /**
  * {@code ebb-server} started as an operator starts it, as a separate {@code java} process ({@link Main} on the test
  * class path): with maxmemory and no heap flags the server runs in a child JVM whose heap follows maxmemory, hands
- * memory back after FLUSHALL, and the parent passes signals and the exit code through. Readings come from INFO's
+ * memory back after FLUSHALL, and the parent passes signals and the exit code through; without maxmemory, under G1,
+ * it gives back the heap a load left committed ({@link G1Trim}). Readings come from INFO's
  * {@code jvm_heap_max}, {@code jvm_heap_committed} and {@code process_id}, never from RSS or timing; every wait polls
  * with a generous deadline.
  */
@@ -86,6 +87,47 @@ class HeapFollowsMaxmemoryTest {
         }
         assertTrue(ebb.process.waitFor(30, TimeUnit.SECONDS), "parent exits when the server does");
         assertEquals(0, ebb.process.exitValue(), "the child's exit code");
+    }
+
+    @Test
+    void underPlainG1TheServerShouldGiveBackWhatALoadLeftCommittedOnceItIsQuiet() throws Exception {
+        // -XX:InitialHeapSize (unlike -Xms) leaves the minimum heap low: 512 MB committed to start with, whatever
+        // the machine, and nothing keeps G1 from shrinking below it.
+        Started ebb = start(Map.of(), List.of("-XX:+UseG1GC", "-Xmx1g", "-XX:InitialHeapSize=512m"), null,
+                "--port", "0", "--save", "");
+
+        try (Jedis jedis = new Jedis("127.0.0.1", ebb.port, 30_000)) {
+            assertEquals(ebb.process.pid(), ebb.serverPid, "no maxmemory: no child JVM");
+            Pipeline pipeline = jedis.pipelined();
+            byte[] value = new byte[1_000];
+            for (int i = 0; i < 40_000; i++) {
+                pipeline.set(("k:" + i).getBytes(StandardCharsets.US_ASCII), value);
+            }
+            pipeline.sync();
+            long loaded = info(jedis, "memory", "jvm_heap_committed");
+            long used = info(jedis, "memory", "used_memory");
+            assertTrue(loaded >= 400 * MB, "jvm_heap_committed after the load " + loaded);
+
+            long committed = loaded;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while ((info(jedis, "memory", "jvm_memory_returns") < 1 || committed > used * 3 / 2 + 64 * MB)
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                committed = info(jedis, "memory", "jvm_heap_committed");
+            }
+            System.out.printf("used_memory %d MB, jvm_heap_committed after the load %d MB, once quiet %d MB%n",
+                    used / MB, loaded / MB, committed / MB);
+            assertEquals(1, info(jedis, "memory", "jvm_memory_returns"));
+            assertTrue(committed <= used * 3 / 2 + 64 * MB,
+                    "jvm_heap_committed " + committed + " for used_memory " + used);
+            assertEquals(40_000, jedis.dbSize());
+            assertEquals(1_000, jedis.strlen("k:39999"));
+
+            jedis.set("after", "trim");
+            assertEquals("trim", jedis.get("after"), "the heap grows again as writes need it");
+            jedis.shutdown();
+        }
+        assertTrue(ebb.process.waitFor(30, TimeUnit.SECONDS));
     }
 
     @Test

@@ -308,7 +308,7 @@ public final class MemoryCommands {
 
     /**
      * MEMORY PURGE: +OK, as Redis's jemalloc purge; asks the JVM to give memory back on a thread
-     * of its own ({@code System.gc()} under the flags JvmRelaunch picks), unless a return runs.
+     * of its own (a G1Trim, or {@code System.gc()} under the flags JvmRelaunch picks), unless a return runs.
      */
     static void purge(Client c, byte[][] argv) {
         c.server().memoryGuard().purge();

@@ -171,7 +171,8 @@ public final class MemoryGuard {
         refreshHeapState();
         long used = Evictor.usedMemory(dbs);
         server.stats().observeUsedMemory(used);
-        memoryReturn.cron(used, server.stats().totalCommandsProcessed(), server.nowMs());
+        memoryReturn.cron(used, server.stats().totalCommandsProcessed(), server.stats().netInputBytes(),
+                server.nowMs());
         long limit = server.config().maxmemory();
         if (limit > 0) {
             evict(limit);

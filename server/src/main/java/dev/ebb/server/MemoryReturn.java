@@ -23,7 +23,8 @@ import java.util.function.LongSupplier;
  * than what is live: a {@link G1Trim} in the process {@link Main} runs, or {@code System.gc()} in the
  * {@code maxmemory} child ({@link JvmRelaunch}: G1 with {@code ExplicitGCInvokesConcurrent} and
  * {@code MaxHeapFreeRatio=30}). Under G1 the cron also returns what a load left behind: once the loop has been quiet
- * (under {@value #QUIET_COMMANDS_PER_S} commands a second) for {@value #QUIET_MS} ms and the committed heap exceeds
+ * (under {@value #QUIET_COMMANDS_PER_S} commands and {@value #QUIET_INPUT_BYTES_PER_S} bytes of input a second) for
+ * {@value #QUIET_MS} ms and the committed heap exceeds
  * 1.5 times {@code used_memory} plus {@value #MIN_COMMITTED_MB} MB, with at least {@value #MIN_DATA_MB} MB of data
  * and at most once every {@value #GROWTH_INTERVAL_MS} ms (a load leaves young-generation regions that G1 keeps
  * committed: 950 MB for a million small keys). Under ZGC and Shenandoah {@code System.gc()} is concurrent too and
@@ -39,8 +40,9 @@ final class MemoryReturn {
     static final long MIN_DROP_MB = 16;
     static final long MIN_COMMITTED_MB = 64;
     static final long MIN_INTERVAL_MS = 5_000;
-    static final long MIN_DATA_MB = 16;
+    static final long MIN_DATA_MB = 4;
     static final long QUIET_COMMANDS_PER_S = 1_000;
+    static final long QUIET_INPUT_BYTES_PER_S = 1_000_000;
     static final long QUIET_MS = 500;
     static final long GROWTH_INTERVAL_MS = 60_000;
     private static final long MB = 1024L * 1024;
@@ -56,6 +58,7 @@ final class MemoryReturn {
     private long lastGrowthReturnMs = Long.MIN_VALUE / 2;
     private long lastCronMs = Long.MIN_VALUE / 2;
     private long lastCommands;
+    private long lastInputBytes;
     private long lastBusyMs;
     private long returns;
 
@@ -128,14 +131,14 @@ final class MemoryReturn {
     }
 
     /**
-     * Called every cron tick with the keyspace's {@code used_memory} and the count of commands processed so far; true
-     * if a return was started.
+     * Called every cron tick with the keyspace's {@code used_memory} and the counts of commands processed and of bytes
+     * read from clients so far; true if a return was started.
      */
-    boolean cron(long usedMemory, long commandsProcessed, long nowMs) {
+    boolean cron(long usedMemory, long commandsProcessed, long inputBytes, long nowMs) {
         if (!automatic) {
             return false;
         }
-        boolean quiet = quiet(commandsProcessed, nowMs);
+        boolean quiet = quiet(commandsProcessed, inputBytes, nowMs);
         if (usedMemory > highWater) {
             highWater = usedMemory;
         } else if (usedMemory * 2 <= highWater && highWater - usedMemory >= MIN_DROP_MB * MB
@@ -152,13 +155,18 @@ final class MemoryReturn {
         return false;
     }
 
-    /** Whether the loop has run under {@value #QUIET_COMMANDS_PER_S} commands a second for {@value #QUIET_MS} ms. */
-    private boolean quiet(long commandsProcessed, long nowMs) {
+    /**
+     * Whether the loop has run under {@value #QUIET_COMMANDS_PER_S} commands and {@value #QUIET_INPUT_BYTES_PER_S}
+     * bytes of client input a second for {@value #QUIET_MS} ms (a load of large batches is few commands).
+     */
+    private boolean quiet(long commandsProcessed, long inputBytes, long nowMs) {
         long elapsedMs = Math.max(1, nowMs - lastCronMs);
-        if ((commandsProcessed - lastCommands) * 1000 > QUIET_COMMANDS_PER_S * elapsedMs) {
+        if ((commandsProcessed - lastCommands) * 1000 > QUIET_COMMANDS_PER_S * elapsedMs
+                || (inputBytes - lastInputBytes) * 1000 > QUIET_INPUT_BYTES_PER_S * elapsedMs) {
             lastBusyMs = nowMs;
         }
         lastCommands = commandsProcessed;
+        lastInputBytes = inputBytes;
         lastCronMs = nowMs;
         return nowMs - lastBusyMs >= QUIET_MS;
     }

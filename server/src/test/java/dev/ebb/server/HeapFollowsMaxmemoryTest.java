@@ -81,7 +81,9 @@ class HeapFollowsMaxmemoryTest {
                     heapMax / MB, committedFull / MB, committed / MB);
             assertTrue(committed <= committedFull / 2,
                     "jvm_heap_committed after FLUSHALL " + committed + ", before " + committedFull);
-            assertEquals(1, info(jedis, "memory", "jvm_memory_returns"));
+            // One return for the FLUSHALL, and one more if the load's own (once the loop was quiet) came first.
+            long returns = info(jedis, "memory", "jvm_memory_returns");
+            assertTrue(returns == 1 || returns == 2, "jvm_memory_returns " + returns);
 
             jedis.shutdown();
         }
@@ -109,7 +111,9 @@ class HeapFollowsMaxmemoryTest {
             assertTrue(loaded >= 400 * MB, "jvm_heap_committed after the load " + loaded);
 
             long committed = loaded;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            // A pause in the load long enough to count as quiet would trim half way; the next trim may then
+            // come a minute later (MemoryReturn.GROWTH_INTERVAL_MS).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             while ((info(jedis, "memory", "jvm_memory_returns") < 1 || committed > used * 3 / 2 + 64 * MB)
                     && System.nanoTime() < deadline) {
                 Thread.sleep(100);
@@ -117,7 +121,7 @@ class HeapFollowsMaxmemoryTest {
             }
             System.out.printf("used_memory %d MB, jvm_heap_committed after the load %d MB, once quiet %d MB%n",
                     used / MB, loaded / MB, committed / MB);
-            assertEquals(1, info(jedis, "memory", "jvm_memory_returns"));
+            assertTrue(info(jedis, "memory", "jvm_memory_returns") >= 1);
             assertTrue(committed <= used * 3 / 2 + 64 * MB,
                     "jvm_heap_committed " + committed + " for used_memory " + used);
             assertEquals(40_000, jedis.dbSize());

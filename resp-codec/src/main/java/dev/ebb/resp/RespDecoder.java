@@ -109,6 +109,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     static final int MAX_LINE_LENGTH = 64 * 1024;
     /** Most of a line searched for its terminator: the furthest Redis's read past {@link #MAX_LINE_LENGTH} can take it. */
     static final int MAX_LINE_SEARCH = 160 * 1024;
+    /** The most digits {@link #shortHeader} reads: any count or length under 10^9. */
+    private static final int SHORT_HEADER_DIGITS = 9;
     /** Most arguments a connection that still has to authenticate may declare. */
     static final int UNAUTHENTICATED_MAX_ARGUMENTS = 10;
     /** Longest argument a connection that still has to authenticate may declare. */
@@ -158,6 +160,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private boolean lineTooLong;
     /** Set by {@link #parseNumber}: false when the digits do not follow Redis's {@code string2ll}. */
     private boolean numberValid;
+    /** Set by {@link #shortHeader}: the offset of the header's CR from the reader index. */
+    private int shortHeaderEnd;
 
     /** Wire bytes of the unfinished command already consumed from the cumulation. */
     private long commandBytesConsumed;
@@ -307,17 +311,21 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /** Wire: {@code *<count>\r\n}; the reader index is at the '*'. */
     private boolean readMultibulkCount(ByteBuf in, List<Object> out) {
-        int carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
-        if (carriageReturn < 0) {
-            if (lineTooLong) {
-                fail(in, out, lineTooLongError());
+        long count = shortHeader(in);
+        int carriageReturn = shortHeaderEnd;
+        if (count < 0) {
+            carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
+            if (carriageReturn < 0) {
+                if (lineTooLong) {
+                    fail(in, out, lineTooLongError());
+                }
+                return false;
             }
-            return false;
+            if (carriageReturn + 1 >= in.readableBytes()) {
+                return false;
+            }
+            count = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
         }
-        if (carriageReturn + 1 >= in.readableBytes()) {
-            return false;
-        }
-        long count = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
         if (!numberValid || count > Integer.MAX_VALUE) {
             fail(in, out, ERR_INVALID_MULTIBULK_LENGTH);
             return false;
@@ -340,22 +348,29 @@ public final class RespDecoder extends ByteToMessageDecoder {
 
     /** Wire: {@code $<length>\r\n} before each argument; the reader index is at the '$'. */
     private boolean readBulkLength(ByteBuf in, List<Object> out) {
-        int carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
-        if (carriageReturn < 0) {
-            if (lineTooLong) {
-                fail(in, out, lineTooLongError());
-            }
-            return false;
-        }
-        if (carriageReturn + 1 >= in.readableBytes()) {
+        if (!in.isReadable()) {
             return false;
         }
         byte prefix = in.getByte(in.readerIndex());
-        if (prefix != '$') {
-            fail(in, out, ERR_EXPECTED_DOLLAR_PREFIX + printable(prefix) + "'");
-            return false;
+        long length = prefix == '$' ? shortHeader(in) : -1;
+        int carriageReturn = shortHeaderEnd;
+        if (length < 0) {
+            carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
+            if (carriageReturn < 0) {
+                if (lineTooLong) {
+                    fail(in, out, lineTooLongError());
+                }
+                return false;
+            }
+            if (carriageReturn + 1 >= in.readableBytes()) {
+                return false;
+            }
+            if (prefix != '$') {
+                fail(in, out, ERR_EXPECTED_DOLLAR_PREFIX + printable(prefix) + "'");
+                return false;
+            }
+            length = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
         }
-        long length = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
         if (!numberValid || length < 0 || length > limits.protoMaxBulkLen() || length > MAX_ARRAY_LENGTH) {
             fail(in, out, ERR_INVALID_BULK_LENGTH);
             return false;
@@ -487,6 +502,42 @@ public final class RespDecoder extends ByteToMessageDecoder {
         in.skipBytes(carriageReturn + 2);
         commandBytesConsumed += carriageReturn + 2;
         lineScanned = 0;
+    }
+
+    /**
+     * The common header, read in one pass: the prefix at the reader index, then 1 to
+     * {@value #SHORT_HEADER_DIGITS} digits without a leading zero (or "0" alone), then CR LF, all of it
+     * buffered. Returns the number, with {@link #shortHeaderEnd} set to the CR's offset and
+     * {@link #numberValid} true; -1 for anything else (a partial, long, negative or malformed line),
+     * which the general path ({@link #findLineEnd}, {@link #parseNumber}) then reads or refuses as
+     * before. Reads at most {@value #SHORT_HEADER_DIGITS} + 3 bytes.
+     */
+    private long shortHeader(ByteBuf in) {
+        int start = in.readerIndex();
+        int end = start + Math.min(in.readableBytes(), SHORT_HEADER_DIGITS + 3);
+        int pos = start + 1;
+        if (pos >= end) {
+            return -1;
+        }
+        int digit = in.getByte(pos) - '0';
+        if (digit < 0 || digit > 9) {
+            return -1;
+        }
+        long value = digit;
+        pos++;
+        if (digit != 0) {
+            while (pos < end && (digit = in.getByte(pos) - '0') >= 0 && digit <= 9) {
+                value = value * 10 + digit;
+                pos++;
+            }
+        }
+        if (pos + 1 >= end || pos - start - 1 > SHORT_HEADER_DIGITS || in.getByte(pos) != '\r'
+                || in.getByte(pos + 1) != '\n') {
+            return -1;
+        }
+        shortHeaderEnd = pos - start;
+        numberValid = true;
+        return value;
     }
 
     /**

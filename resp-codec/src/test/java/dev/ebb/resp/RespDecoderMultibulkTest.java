@@ -42,6 +42,19 @@ class RespDecoderMultibulkTest {
     }
 
     @Test
+    void decodesHeadersOfOneToFourDigitsAndCountsOfTwo() {
+        String[] args = new String[12];
+        args[0] = "RPUSH";
+        for (int i = 1; i < args.length; i++) {
+            args[i] = "v".repeat(new int[] {0, 1, 9, 10, 12, 99, 100, 123, 999, 1000, 1234}[i - 1]);
+        }
+
+        List<String> emitted = decodeEverySplit(bytes(multibulk(args) + multibulk("PING")), true);
+
+        assertEquals(List.of(command(args), command("PING")), emitted);
+    }
+
+    @Test
     void keepsArgumentsBinarySafe() {
         StringBuilder value = new StringBuilder();
         for (int b = 0; b < 256; b++) {

@@ -4,8 +4,9 @@
 #   benchmarks/scripts/gc-pauses.sh PORT SECONDS "JVM_OPTIONS" [KEYS [VALUE_BYTES]]
 # Starts Ebb with `$JAVA JVM_OPTIONS -Xlog:safepoint -jar ...` (JAVA defaults to java on the PATH;
 # set it to a JDK 21+ for generational ZGC), fills it with KEYS keys (default 10,000,000) of
-# VALUE_BYTES (default 1000) by DEBUG POPULATE, then overwrites random keys with
-# `redis-benchmark -c 50 -t set -d VALUE_BYTES -r KEYS` for SECONDS, and prints what the safepoint
+# VALUE_BYTES (default 1000) by DEBUG POPULATE (keys key:0 ... key:9999999), then writes random keys with
+# `redis-benchmark -c 50 -t set -d VALUE_BYTES -r KEYS` for SECONDS (its keys are named key:000000000042,
+# so the load adds keys to the 10M and the table grows once it passes 11.8M), and prints what the safepoint
 # log says of the load's pauses (every safepoint stops the command loop, a GC's or not: count, median,
 # p99, max, total), the allocation stalls in its GC log (ZGC, Shenandoah), the SETs served a second
 # and the process's RSS. Stops only the server it started, by pid. Needs bash, python3, redis-cli,
@@ -58,6 +59,9 @@ tail -n +"$((mark + 1))" "$dir/safepoint.log" | { grep -o 'Safepoint "[A-Za-z0-9
   | sed -E 's/Safepoint "([^"]*)".*Reaching safepoint: ([0-9]+) ns.*At safepoint: ([0-9]+) ns.*Total: ([0-9]+) ns/\4 \1 \2 \3/' \
   | sort -n | tail -3 \
   | awk '{printf "  longest: %.3f ms %s (reaching the safepoint %.3f ms, at it %.3f ms)\n", $1 / 1e6, $2, $3 / 1e6, $4 / 1e6}'
+# With -XX:+SafepointTimeout the JVM names the threads that were slow to reach a safepoint (in the server's log).
+{ grep -o '^\[[0-9.]*s\].*# "[^"]*"' "$dir/server.log" || true; } \
+  | sed -E 's/^\[([0-9.]+)s\].*# "([^"]*)"/  slow to reach a safepoint at \1 s: \2/'
 # ZGC and Shenandoah stop a thread whose allocation finds no free memory: not a safepoint, a pause all the same.
 tail -n +"$((gc_mark + 1))" "$dir/gc.log" | { grep -o 'Allocation Stall ([^)]*) [0-9.]*ms' || true; } \
   | awk '{ms = $NF; sub("ms", "", ms); n++; if (ms + 0 > max) max = ms + 0; sum += ms}

@@ -24,10 +24,9 @@ import java.util.function.LongSupplier;
  * {@code maxmemory} child ({@link JvmRelaunch}: G1 with {@code ExplicitGCInvokesConcurrent} and
  * {@code MaxHeapFreeRatio=30}). Under G1 the cron also returns what a load left behind: once the loop has been quiet
  * (under {@value #QUIET_COMMANDS_PER_S} commands and {@value #QUIET_INPUT_BYTES_PER_S} bytes of input a second) for
- * {@value #QUIET_MS} ms and the committed heap exceeds
- * 1.5 times {@code used_memory} plus {@value #MIN_COMMITTED_MB} MB, with at least {@value #MIN_DATA_MB} MB of data
- * and at most once every {@value #GROWTH_INTERVAL_MS} ms (a load leaves young-generation regions that G1 keeps
- * committed: 950 MB for a million small keys). Under ZGC and Shenandoah {@code System.gc()} is concurrent too and
+ * {@value #QUIET_MS} ms and the committed heap exceeds 1.5 times {@code used_memory} plus {@value #MIN_COMMITTED_MB}
+ * MB, with at least {@value #MIN_DATA_MB} MB of data and at most once every {@value #GROWTH_INTERVAL_MS} ms (a load
+ * leaves young-generation regions that G1 keeps committed: 950 MB for a million small keys). Under ZGC and Shenandoah {@code System.gc()} is concurrent too and
  * the cron calls it after a drop. Under ParallelGC, SerialGC, or G1 where no trim may run (embedded, or the user set
  * the heap flags) it is a stop-the-world full collection whose pause grows with what is still live: 270-340 ms with
  * a million keys left after an expiry storm, every command waiting. There the cron leaves the heap to the collector

@@ -314,14 +314,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
         long count = shortHeader(in);
         int carriageReturn = shortHeaderEnd;
         if (count < 0) {
-            carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
+            carriageReturn = headerLineEnd(in, out);
             if (carriageReturn < 0) {
-                if (lineTooLong) {
-                    fail(in, out, lineTooLongError());
-                }
-                return false;
-            }
-            if (carriageReturn + 1 >= in.readableBytes()) {
                 return false;
             }
             count = parseNumber(in, in.readerIndex() + 1, carriageReturn - 1);
@@ -355,14 +349,8 @@ public final class RespDecoder extends ByteToMessageDecoder {
         long length = prefix == '$' ? shortHeader(in) : -1;
         int carriageReturn = shortHeaderEnd;
         if (length < 0) {
-            carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
+            carriageReturn = headerLineEnd(in, out);
             if (carriageReturn < 0) {
-                if (lineTooLong) {
-                    fail(in, out, lineTooLongError());
-                }
-                return false;
-            }
-            if (carriageReturn + 1 >= in.readableBytes()) {
                 return false;
             }
             if (prefix != '$') {
@@ -502,6 +490,21 @@ public final class RespDecoder extends ByteToMessageDecoder {
         in.skipBytes(carriageReturn + 2);
         commandBytesConsumed += carriageReturn + 2;
         lineScanned = 0;
+    }
+
+    /**
+     * The general path to a header line's end: the offset of its CR once the line and the byte after the CR have
+     * arrived; -1 while they have not, or when the line was too long (then refused through {@code out}).
+     */
+    private int headerLineEnd(ByteBuf in, List<Object> out) {
+        int carriageReturn = findLineEnd(in, ByteProcessor.FIND_CR);
+        if (carriageReturn < 0) {
+            if (lineTooLong) {
+                fail(in, out, lineTooLongError());
+            }
+            return -1;
+        }
+        return carriageReturn + 1 >= in.readableBytes() ? -1 : carriageReturn;
     }
 
     /**

@@ -77,8 +77,7 @@ final class G1Trim implements Runnable {
     static Optional<G1Trim> forThisJvm() {
         HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
-        boolean g1 = collectors.stream().anyMatch(gc -> gc.getName().startsWith("G1"));
-        if (!enabled || !g1 || hotSpot == null || MemoryReturn.concurrentExplicitGc()) {
+        if (!enabled || !MemoryReturn.shrinksAtRemark() || hotSpot == null || MemoryReturn.concurrentExplicitGc()) {
             return Optional.empty();
         }
         try {

@@ -119,7 +119,7 @@ final class MemoryReturn {
     }
 
     /** Whether this JVM runs G1, whose concurrent cycle ends by shrinking the committed heap to fit what is live. */
-    private static boolean shrinksAtRemark() {
+    static boolean shrinksAtRemark() {
         return ManagementFactory.getGarbageCollectorMXBeans().stream().anyMatch(gc -> gc.getName().startsWith("G1"));
     }
 
